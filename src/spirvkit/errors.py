@@ -1,0 +1,53 @@
+"""The error hierarchy shared by every layer.
+
+Every error spirvkit raises on bad input derives from :class:`SpirvkitError`, so a caller (and the
+CLI) can catch one type and print a located message instead of a traceback.
+"""
+
+from __future__ import annotations
+
+
+class SpirvkitError(Exception):
+    """Base of every error spirvkit raises for bad input or unsupported features."""
+
+
+class SpirvError(SpirvkitError):
+    """Bad SPIR-V: a malformed binary or bad assembly text."""
+
+
+class BinaryError(SpirvError):
+    """A malformed SPIR-V binary, located by the word offset where decoding failed."""
+
+    def __init__(self, message: str, word_offset: int | None = None):
+        self.message = message
+        self.word_offset = word_offset
+        where = f"word {word_offset}: " if word_offset is not None else ""
+        super().__init__(f"{where}{message}")
+
+
+class AssemblyError(SpirvError):
+    """Bad SPIR-V assembly text, located by file, line and column (all 1-based).
+
+    ``str()`` gives the clang-style form: ``file:line:col: error: message`` followed by the
+    source line and a caret under the offending column.
+    """
+
+    def __init__(self, message: str, filename: str, line: int, column: int, source_line: str = ""):
+        self.message = message
+        self.filename = filename
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+        text = f"{filename}:{line}:{column}: error: {message}"
+        if source_line:
+            caret = "".join(c if c == "\t" else " " for c in source_line[: column - 1]) + "^"
+            text += f"\n{source_line}\n{caret}"
+        super().__init__(text)
+
+
+class NotSupportedError(SpirvkitError):
+    """A valid input that uses a feature spirvkit does not implement yet."""
+
+    def __init__(self, what: str):
+        self.what = what
+        super().__init__(f"not supported yet: {what}")

