@@ -163,7 +163,8 @@ def disassemble(
             if rid is not None and rid in id_comments:
                 comments.append(", ".join(id_comments[rid]))
         if comments:
-            length = len(line)
+            # SPIRV-Tools aligns by bytes of UTF-8, not by characters.
+            length = len(line) if line.isascii() else len(line.encode("utf-8", "surrogateescape"))
             align = max(length + 2, last_align, _COMMENT_COLUMN)
             align = (align + 3) & ~3
             last_align = align

@@ -1,0 +1,160 @@
+"""The ``spirvkit`` command line. Thin: parses flags, calls the API, prints diagnostics.
+
+Bad input never produces a traceback: every :class:`SpirvkitError` is printed as a located
+message and the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import __version__
+from .errors import SpirvkitError
+from .spirv.target_env import DEFAULT_TARGET_ENV, TARGET_ENV_VERSIONS
+
+
+def _read_bytes(path: str) -> bytes:
+    return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+
+
+def _read_text(path: str) -> str:
+    data = _read_bytes(path)
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _write(path: str | None, data: bytes | str) -> None:
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogateescape")
+    if path is None or path == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        Path(path).write_bytes(data)
+
+
+def _cmd_as(args) -> int:
+    from .spirv.text.assembler import assemble
+
+    text = _read_text(args.input)
+    binary = assemble(
+        text,
+        args.target_env,
+        preserve_numeric_ids=args.preserve_numeric_ids,
+        filename="<stdin>" if args.input == "-" else args.input,
+    )
+    _write(args.output, binary)
+    return 0
+
+
+def _cmd_dis(args) -> int:
+    from .spirv.module import Module
+    from .spirv.text.disassembler import disassemble
+
+    module = Module.from_bytes(_read_bytes(args.input))
+    text = disassemble(
+        module,
+        raw_id=args.raw_id,
+        indent=not args.no_indent,
+        header=not args.no_header,
+        offsets=args.offsets,
+        comment=args.comment,
+    )
+    _write(args.output, text)
+    return 0
+
+
+def _cmd_info(args) -> int:
+    from .spirv.module import Module
+
+    module = Module.from_bytes(_read_bytes(args.input))
+    _write(None, module.summary() + "\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="spirvkit",
+        description="The SPIR-V compute stack: assemble, disassemble and inspect SPIR-V modules.",
+    )
+    parser.add_argument("--version", action="version", version=f"spirvkit {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser(
+        "as",
+        help="assemble SPIR-V assembly text (SPIRV-Tools format) to a binary",
+        description="Assemble SPIR-V assembly text (SPIRV-Tools' format) to a binary module. "
+        "Output matches spirv-as word for word except the generator word.",
+    )
+    p.add_argument("input", help="assembly file ('-' for standard input)")
+    p.add_argument("-o", dest="output", default="out.spv", help="output file ('-' for standard output; default out.spv)")
+    p.add_argument(
+        "--target-env",
+        default=DEFAULT_TARGET_ENV,
+        choices=list(TARGET_ENV_VERSIONS),
+        metavar="ENV",
+        help=f"target environment; picks the SPIR-V version in the header (default {DEFAULT_TARGET_ENV}): "
+        + ", ".join(TARGET_ENV_VERSIONS),
+    )
+    p.add_argument(
+        "--preserve-numeric-ids",
+        action="store_true",
+        help="numeric ids (%%12) keep their values; named ids fill the gaps from 1",
+    )
+    p.add_argument("--version", action="version", version=f"spirvkit as {__version__}")
+    p.set_defaults(func=_cmd_as)
+
+    p = sub.add_parser(
+        "dis",
+        help="disassemble a SPIR-V binary to assembly text",
+        description="Disassemble a SPIR-V binary (either endianness). Output matches spirv-dis.",
+    )
+    p.add_argument("input", help="binary module ('-' for standard input)")
+    p.add_argument("-o", dest="output", default=None, help="output file (default standard output)")
+    p.add_argument("--raw-id", action="store_true", help="show raw id numbers instead of friendly names")
+    p.add_argument("--no-header", action="store_true", help="omit the header comment")
+    p.add_argument("--no-indent", action="store_true", help="do not indent instructions")
+    p.add_argument("--offsets", action="store_true", help="show each instruction's byte offset in a comment")
+    p.add_argument("--comment", action="store_true", help="add section headings and decoration comments")
+    p.add_argument("--version", action="version", version=f"spirvkit dis {__version__}")
+    p.set_defaults(func=_cmd_dis)
+
+    p = sub.add_parser(
+        "info",
+        help="print a summary of a SPIR-V binary",
+        description="Print a summary of a SPIR-V binary: version, generator, capabilities, entry points.",
+    )
+    p.add_argument("input", help="binary module ('-' for standard input)")
+    p.add_argument("--version", action="version", version=f"spirvkit info {__version__}")
+    p.set_defaults(func=_cmd_info)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 1
+    try:
+        return args.func(args)
+    except SpirvkitError as e:
+        where = "" if str(e).startswith(args.input) else f"{args.input}: "
+        message = str(e)
+        if "error:" not in message.split("\n", 1)[0]:
+            message = f"error: {message}"
+        print(f"{where}{message}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"spirvkit: error: {e.strerror or e}: {getattr(e, 'filename', '') or args.input}", file=sys.stderr)
+        return 1
+    except ValueError as e:  # e.g. an unknown target environment given through the API's checks
+        print(f"spirvkit: error: {e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # a bug in spirvkit: say so plainly, never a traceback
+        print(f"spirvkit: internal error: {type(e).__name__}: {e} (please report this)", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("spirvkit: interrupted", file=sys.stderr)
+        return 130

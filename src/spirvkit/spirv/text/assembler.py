@@ -1,0 +1,503 @@
+"""SPIR-V assembly text -> binary, accepting what spirv-as accepts and producing the same words.
+
+The text format is SPIRV-Tools': ``%name = OpXxx operands`` or ``OpXxx operands``; ``;`` starts a
+comment; ids are ``%`` followed by ``[A-Za-z0-9_]+`` and numbered in order of first appearance
+(or kept, with ``preserve_numeric_ids``); enumerants by name, masks ``A|B``, extended instructions
+by name; ``!<integer>`` writes a raw word wherever an operand (or a whole instruction) may stand.
+
+Every error is an :class:`AssemblyError` located at ``file:line:col``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from ...errors import AssemblyError
+from ..binary import MAGIC, UnknownExtInstSet, encode_string, words_to_bytes
+from ..grammar import ID_KINDS, Grammar, OperandSpec, load_grammar
+from ..target_env import DEFAULT_TARGET_ENV, spirv_version_for
+from .numbers import NumberError, _parse_c_integer, infer_form, parse_number
+
+#: The generator word spirvkit writes: tool id 0 (spirvkit has no registered tool id yet).
+GENERATOR_WORD = 0
+
+_WORD = r'(?:[^ \t\r\n;"\\]|\\[\s\S]|"(?:[^"\\]|\\[\s\S])*(?:"|\Z))+'
+_TOKEN_RE = re.compile(r"[ \t\r\n]+|;[^\n]*|(" + _WORD + r")|(\\\Z)")
+_ID_RE = re.compile(r"[A-Za-z0-9_]+\Z")
+_OP_RE = re.compile(r"Op[A-Z]")
+_UNKNOWN_RE = re.compile(r"OpUnknown\(([0-9a-fA-FxX]+),([0-9a-fA-FxX]+)\)\Z")
+
+_CIV = OperandSpec("CIV", "*")  # after !<integer>: a literal number, a string or an id
+_RESULT = OperandSpec("IdResult")
+_VARIADIC_ID = OperandSpec("IdRef", "*")
+
+
+class _Source:
+    def __init__(self, text: str, filename: str):
+        self.text = text
+        self.filename = filename
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def error(self, message: str, index: int) -> AssemblyError:
+        line = bisect.bisect_right(self.line_starts, index) - 1
+        start = self.line_starts[line]
+        end = self.text.find("\n", start)
+        source_line = self.text[start : end if end >= 0 else len(self.text)]
+        return AssemblyError(message, self.filename, line + 1, index - start + 1, source_line.rstrip("\r"))
+
+
+def _tokenize(source: _Source) -> tuple[list[str], list[int]]:
+    words: list[str] = []
+    starts: list[int] = []
+    pos = 0
+    text = source.text
+    match = _TOKEN_RE.match
+    n = len(text)
+    while pos < n:
+        m = match(text, pos)
+        if m is None:
+            raise source.error(f"unexpected character {text[pos]!r}", pos)
+        word = m.group(1)
+        if word is not None:
+            words.append(word)
+            starts.append(pos)
+        pos = m.end()
+    return words, starts
+
+
+def _unquote(token: str) -> str | None:
+    """The value of a quoted string token (backslash escapes the next character), or None."""
+    if len(token) < 2 or token[0] != '"' or token[-1] != '"':
+        return None
+    out = []
+    escaping = False
+    for ch in token[1:-1]:
+        if ch == "\\" and not escaping:
+            escaping = True
+            continue
+        out.append(ch)
+        escaping = False
+    if escaping:
+        return None
+    return "".join(out)
+
+
+def _looks_numeric(token: str) -> bool:
+    """spvTextToLiteral's classification: digits, at most one '.', and '-' only first."""
+    if not token or token == "-":
+        return False
+    periods = 0
+    for i, ch in enumerate(token):
+        if ch == ".":
+            periods += 1
+        elif ch == "-":
+            if i:
+                return False
+        elif not ch.isdigit() or not ch.isascii():
+            return False
+    return periods <= 1
+
+
+class Assembler:
+    def __init__(self, text: str, filename: str, grammar: Grammar, preserve_numeric_ids: bool):
+        self.source = _Source(text, filename)
+        self.grammar = grammar
+        self.tokens, self.starts = _tokenize(self.source)
+        self.pos = 0
+        self.named_ids: dict[str, int] = {}
+        self.first_use: dict[int, int] = {}  # id -> token index of first mention
+        self.defined: dict[int, int] = {}  # id -> token index of its definition
+        self.next_id = 1
+        self.saw_immediate_instruction = False
+        self.bound = 1
+        self.preserved: set[int] = set()
+        if preserve_numeric_ids:
+            for token in self.tokens:
+                if token.startswith("%") and _ID_RE.match(token, 1):
+                    try:
+                        value = _parse_c_integer(token[1:])
+                    except NumberError:
+                        continue
+                    if 0 <= value < 1 << 32:
+                        self.preserved.add(value)
+        self.number_types: dict[int, str] = {}
+        self.other_types: set[int] = set()
+        self.value_types: dict[int, int] = {}
+        self.ext_sets: dict[int, object] = {}
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def error(self, message: str, token_index: int | None = None) -> AssemblyError:
+        if token_index is None:
+            token_index = self.pos
+        if token_index < len(self.starts):
+            index = self.starts[token_index]
+        else:
+            index = len(self.source.text)
+        return self.source.error(message, index)
+
+    def id_for(self, name: str, token_index: int) -> int:
+        if self.preserved:
+            try:
+                value = _parse_c_integer(name)
+            except NumberError:
+                value = None
+            if value in self.preserved:
+                self.bound = max(self.bound, value + 1)
+                self.first_use.setdefault(value, token_index)
+                return value
+        found = self.named_ids.get(name)
+        if found is None:
+            found = self.next_id
+            self.next_id += 1
+            while found in self.preserved:
+                found = self.next_id
+                self.next_id += 1
+            self.named_ids[name] = found
+            self.bound = max(self.bound, found + 1)
+        self.first_use.setdefault(found, token_index)
+        return found
+
+    def is_start_of_instruction(self, i: int) -> bool:
+        tokens = self.tokens
+        if i >= len(tokens):
+            return False
+        token = tokens[i]
+        if _OP_RE.match(token):
+            return True
+        return (
+            token.startswith("%")
+            and i + 2 < len(tokens)
+            and tokens[i + 1] == "="
+            and _OP_RE.match(tokens[i + 2]) is not None
+        )
+
+    def operand_available(self) -> bool:
+        return self.pos < len(self.tokens) and not self.is_start_of_instruction(self.pos)
+
+    # -- instructions ----------------------------------------------------------------------------
+
+    def assemble(self) -> list[int]:
+        words: list[int] = []
+        while self.pos < len(self.tokens):
+            words.extend(self.instruction())
+        if self.saw_immediate_instruction:
+            return words  # raw instructions may define ids we cannot see
+        for id_, token_index in self.first_use.items():
+            if id_ not in self.defined:
+                raise self.error(f"undefined id %{self.tokens[token_index].lstrip('%').split()[0]}", token_index)
+        return words
+
+    def instruction(self) -> list[int]:
+        tokens = self.tokens
+        start = self.pos
+        token = tokens[start]
+        if token.startswith("!"):
+            return self.immediate_instruction()
+        if token.startswith("OpUnknown("):
+            return self.unknown_instruction()
+        result_token = None
+        if _OP_RE.match(token):
+            op_index = start
+        else:
+            if not token.startswith("%"):
+                raise self.error(f"expected an opcode or a result id at the start of an instruction, found '{token}'")
+            result_token = start
+            if start + 1 >= len(tokens):
+                raise self.error("expected '=' after the result id, found end of text", start + 1)
+            if tokens[start + 1] != "=":
+                raise self.error(f"expected '=' after the result id, found '{tokens[start + 1]}'", start + 1)
+            if start + 2 >= len(tokens):
+                raise self.error("expected an opcode, found end of text", start + 2)
+            op_index = start + 2
+            if not _OP_RE.match(tokens[op_index]):
+                raise self.error(f"invalid opcode '{tokens[op_index]}' (opcodes start with 'Op')", op_index)
+        opname = tokens[op_index]
+        desc = self.grammar.by_name.get(opname)
+        if desc is None:
+            raise self.error(f"unknown opcode '{opname}'", op_index)
+        if desc.has_result and result_token is None:
+            raise self.error(f"{desc.opname} produces a result: write '%name = {desc.opname} ...'", op_index)
+        if not desc.has_result and result_token is not None:
+            raise self.error(f"{desc.opname} has no result id, but one is assigned", result_token)
+        self.pos = op_index + 1
+        self.inst_words = words = [0]
+        self.opcode = desc.opcode
+        self.ext_set = None
+        self.result_token = result_token
+        pending = list(reversed(desc.operands))
+        while pending:
+            spec = pending.pop()
+            if spec.kind == "IdResult" and result_token is not None:
+                words.append(self.result_id(result_token))
+                continue
+            if spec.quantifier == "*" and spec.kind != "CIV":
+                if not self.operand_available():
+                    continue
+                pending.append(spec)
+                spec = OperandSpec(spec.kind, "", spec.name)
+            if not self.operand_available():
+                if spec.quantifier:
+                    continue
+                what = "end of text" if self.pos >= len(tokens) else "the next instruction"
+                raise self.error(
+                    f"{desc.opname}: expected operand '{spec.name or spec.kind}', found {what}", self.pos
+                )
+            self.operand(spec, pending)
+        self.record(desc, words, start)
+        if len(words) > 0xFFFF:
+            raise self.error(f"{desc.opname}: instruction too long ({len(words)} words, the limit is 65535)", start)
+        words[0] = (len(words) << 16) | desc.opcode
+        return words
+
+    def immediate_instruction(self) -> list[int]:
+        start = self.pos
+        self.saw_immediate_instruction = True
+        words = [self.immediate(self.tokens[start])]
+        self.pos += 1
+        self.inst_words = words
+        self.opcode = None
+        self.ext_set = None
+        while self.operand_available():
+            if self.tokens[self.pos] == "=":
+                raise self.error(f"{self.tokens[start]} not allowed before '='")
+            self.civ()
+        return words
+
+    def unknown_instruction(self) -> list[int]:
+        """``OpUnknown(opcode, word count)`` followed by raw operands (literals, strings, ids)."""
+        start = self.pos
+        spelled = ""
+        while self.pos < len(self.tokens):
+            spelled += self.tokens[self.pos]
+            self.pos += 1
+            if ")" in spelled:
+                break
+        m = _UNKNOWN_RE.match(spelled)
+        if m is None:
+            raise self.error("expected OpUnknown(<opcode>, <word count>)", start)
+        try:
+            opcode, count = _parse_c_integer(m.group(1)), _parse_c_integer(m.group(2))
+        except NumberError:
+            opcode = count = -1
+        if not (0 <= opcode <= 0xFFFF and 0 <= count <= 0xFFFF):
+            raise self.error("OpUnknown: the opcode and word count must be 16-bit unsigned integers", start)
+        self.saw_immediate_instruction = True
+        words = [(count << 16) | opcode]
+        self.inst_words = words
+        self.opcode = None
+        self.ext_set = None
+        while self.operand_available():
+            self.civ()
+        return words
+
+    def immediate(self, token: str) -> int:
+        try:
+            value = _parse_c_integer(token[1:])
+        except NumberError:
+            value = -1
+        if not 0 <= value < 1 << 32:
+            raise self.error(f"invalid immediate integer: {token}")
+        return value
+
+    def result_id(self, token_index: int) -> int:
+        token = self.tokens[token_index]
+        name = token[1:]
+        if not _ID_RE.match(name):
+            raise self.error(f"invalid id '{token}': ids are % followed by letters, digits and _", token_index)
+        value = self.id_for(name, token_index)
+        if value in self.defined:
+            first = self.error("", self.defined[value])
+            raise self.error(
+                f"duplicate definition of {token} (first defined at line {first.line}, column {first.column})",
+                token_index,
+            )
+        self.defined[value] = token_index
+        return value
+
+    # -- operands --------------------------------------------------------------------------------
+
+    def operand(self, spec: OperandSpec, pending: list) -> None:
+        token = self.tokens[self.pos]
+        kind = spec.kind
+        words = self.inst_words
+        if token.startswith("!") and kind != "CIV":
+            words.append(self.immediate(token))
+            self.pos += 1
+            # What follows is no longer typed: literals, strings or ids, but a result id
+            # still to come keeps its place.
+            rest = []
+            while pending:
+                s = pending.pop()
+                if s.kind == "IdResult":
+                    rest.append(_RESULT)
+                    break
+                rest.append(_CIV)
+            pending[:] = [_CIV] + list(reversed(rest))
+            return
+        if kind == "CIV":
+            self.civ()
+            pending.append(spec)
+            return
+        if kind in ID_KINDS:
+            words.append(self.id_operand(token))
+            self.pos += 1
+            if self.opcode in (12, 4433) and len(words) == 4:
+                ext_set = self.ext_sets.get(words[3])
+                if ext_set is None:
+                    raise self.error(f"{token} is not an imported extended instruction set")
+                self.ext_set = ext_set
+            return
+        if kind == "LiteralString":
+            value = _unquote(token)
+            if value is None:
+                if _looks_numeric(token):
+                    raise self.error(f"expected a literal string, found the number '{token}'")
+                if token.startswith('"'):
+                    raise self.error("unterminated string literal")
+                raise self.error(f"expected a quoted literal string, found '{token}'")
+            if self.opcode == 11:  # OpExtInstImport
+                self.ext_sets[words[1]] = self.grammar.ext_inst_set(value) or UnknownExtInstSet(value)
+            words.extend(encode_string(value))
+            self.pos += 1
+            return
+        if kind == "LiteralInteger":
+            self.number(token, "u32")
+            return
+        if kind == "LiteralFloat":
+            self.number(token, "f32")
+            return
+        if kind == "LiteralContextDependentNumber":
+            form = self.number_types.get(words[1]) if self.opcode in (43, 50) else None
+            if form is None:
+                raise self.error(
+                    "the type of an OpConstant or OpSpecConstant must be a scalar integer or float type "
+                    "defined before it"
+                )
+            self.number(token, form)
+            return
+        if kind == "PairLiteralIntegerIdRef" and self.opcode == 251:  # OpSwitch target
+            form = self.number_types.get(self.value_types.get(words[1], -1))
+            if form is None or form[0] == "f":
+                raise self.error("the OpSwitch selector must be a value of scalar integer type defined before it")
+            self.number(token, form)
+            pending.append(OperandSpec("IdRef"))
+            return
+        if kind == "LiteralExtInstInteger":
+            self.ext_inst_number(token, pending)
+            return
+        if kind == "LiteralSpecConstantOpInteger":
+            desc = self.grammar.by_name.get("Op" + token)
+            if desc is None or not (desc.has_type and desc.has_result):
+                raise self.error(f"invalid opcode for OpSpecConstantOp: '{token}'")
+            words.append(desc.opcode)
+            self.pos += 1
+            pending.extend(reversed(desc.operands[2:]))
+            return
+        okind = self.grammar.kind(kind, self.ext_set if not isinstance(self.ext_set, UnknownExtInstSet) else None)
+        if okind.category == "Composite":
+            pending.extend(OperandSpec(b) for b in reversed(okind.bases))
+            return
+        if okind.category == "BitEnum":
+            value = 0
+            for part in token.split("|"):
+                e = okind.by_name.get(part)
+                if e is None:
+                    raise self.error(f"invalid {okind.name} operand '{part}'")
+                value |= e.value
+            words.append(value)
+            self.pos += 1
+            params = []
+            bit = 1
+            while bit <= value:
+                if value & bit:
+                    params.extend(okind.by_value[bit].parameters)
+                bit <<= 1
+            pending.extend(OperandSpec(p) for p in reversed(params))
+            return
+        e = okind.by_name.get(token)
+        if e is None:
+            raise self.error(f"invalid {okind.name} operand '{token}'")
+        words.append(e.value)
+        self.pos += 1
+        pending.extend(OperandSpec(p) for p in reversed(e.parameters))
+
+    def id_operand(self, token: str) -> int:
+        if not token.startswith("%"):
+            raise self.error(f"expected an id (starting with %), found '{token}'")
+        name = token[1:]
+        if not _ID_RE.match(name):
+            raise self.error(f"invalid id '{token}': ids are % followed by letters, digits and _")
+        return self.id_for(name, self.pos)
+
+    def number(self, token: str, form: str) -> None:
+        try:
+            self.inst_words.extend(parse_number(token, form))
+        except NumberError as e:
+            raise self.error(str(e)) from None
+        self.pos += 1
+
+    def civ(self) -> None:
+        token = self.tokens[self.pos]
+        if token.startswith("!"):
+            self.inst_words.append(self.immediate(token))
+            self.pos += 1
+        elif token.startswith("%"):
+            self.inst_words.append(self.id_operand(token))
+            self.pos += 1
+        elif token.startswith('"'):
+            value = _unquote(token)
+            if value is None:
+                raise self.error("unterminated string literal")
+            self.inst_words.extend(encode_string(value))
+            self.pos += 1
+        else:
+            self.number(token, infer_form(token))
+
+    def ext_inst_number(self, token: str, pending: list) -> None:
+        ext_set = self.ext_set
+        if ext_set is not None and not isinstance(ext_set, UnknownExtInstSet):
+            desc = ext_set.by_name.get(token)
+            if desc is not None:
+                self.inst_words.append(desc.opcode)
+                self.pos += 1
+                pending.extend(reversed(desc.operands))
+                return
+            if not ext_set.is_non_semantic:
+                raise self.error(f"invalid extended instruction name '{token}' for {ext_set.import_name}")
+        self.number(token, "u32")
+        if ext_set is not None and ext_set.is_non_semantic:
+            pending.append(_VARIADIC_ID)
+        else:
+            pending.append(_CIV)  # an unknown set: its operands are raw words
+
+    # -- context ---------------------------------------------------------------------------------
+
+    def record(self, desc, words: list[int], start: int) -> None:
+        opcode = desc.opcode
+        if opcode == 21 and len(words) == 4:
+            self.number_types[words[1]] = ("i" if words[3] else "u") + str(words[2])
+        elif opcode == 22 and len(words) in (3, 4):
+            self.number_types[words[1]] = "f" + str(words[2])
+        elif desc.has_type and desc.has_result and len(words) > 2:
+            self.value_types[words[2]] = words[1]
+
+
+def assemble(
+    text: str,
+    target_env: str = DEFAULT_TARGET_ENV,
+    *,
+    preserve_numeric_ids: bool = False,
+    filename: str = "<input>",
+) -> bytes:
+    """Assemble SPIR-V assembly text (SPIRV-Tools format) to a binary module.
+
+    ``target_env`` picks the SPIR-V version in the header, as with ``spirv-as --target-env``.
+    Raises :class:`~spirvkit.errors.AssemblyError` with ``file:line:col`` on bad input.
+    """
+    major, minor = spirv_version_for(target_env)
+    assembler = Assembler(text, filename, load_grammar(), preserve_numeric_ids)
+    body = assembler.assemble()
+    header = [MAGIC, (major << 16) | (minor << 8), GENERATOR_WORD, assembler.bound, 0]
+    return words_to_bytes(header + body)
