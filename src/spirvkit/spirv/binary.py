@@ -154,17 +154,17 @@ def bytes_to_words(data: bytes) -> tuple[list[int], str]:
         raise BinaryError(
             f"truncated header: a SPIR-V module starts with 5 words, found {len(data)} bytes", 0
         )
-    if len(data) % 4:
-        raise BinaryError(f"module size {len(data)} bytes is not a multiple of 4", len(data) // 4)
-    words = array("I")
-    words.frombytes(data)
     first = int.from_bytes(data[:4], "little")
     if first == MAGIC:
         endian = "little"
     elif int.from_bytes(data[:4], "big") == MAGIC:
         endian = "big"
     else:
-        raise BinaryError(f"invalid magic number 0x{first:08x} (expected 0x{MAGIC:08x})", 0)
+        raise BinaryError(f"invalid magic number 0x{first:08x} (expected 0x{MAGIC:08x}): not a SPIR-V binary", 0)
+    if len(data) % 4:
+        raise BinaryError(f"module size {len(data)} bytes is not a multiple of 4", len(data) // 4)
+    words = array("I")
+    words.frombytes(data)
     if endian != sys.byteorder:
         words.byteswap()
     return words.tolist(), endian
