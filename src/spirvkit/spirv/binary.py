@@ -44,6 +44,9 @@ class Operand(NamedTuple):
     number: str | None = None
 
 
+_new = tuple.__new__  # builds an Operand without NamedTuple's slower constructor
+
+
 class UnknownExtInstSet:
     """An imported set the headers have no grammar for: its instructions are kept as raw words.
 
@@ -191,6 +194,9 @@ class Decoder:
         self.value_types: dict[int, int] = {}  # value id -> its type id
         self.ext_sets: dict[int, ExtInstSet | UnknownExtInstSet] = {}
         self._plans: dict[int, tuple[int, tuple[Operand, ...], tuple] | None] = {}
+        # Layouts of general-path instructions, memoised by the words their decoding read:
+        # opcode -> {reads: {key: (operands, ext_set)}} (see _key).
+        self._memo: dict[int, dict[tuple, dict[tuple, tuple]]] = {}
 
     # -- fixed-layout fast path -------------------------------------------------------------------
 
@@ -234,18 +240,54 @@ class Decoder:
                     )
             inst = Instruction(opcode, words, plan[1], offset)
         else:
-            inst = self._decode_general(opcode, words, offset)
+            inst = None
+            memo = self._memo.get(opcode)
+            if memo is not None:
+                for reads, table in memo.items():
+                    hit = table.get(self._key(words, reads))
+                    if hit is not None:
+                        inst = Instruction(opcode, words, hit[0], offset, hit[1])
+                        break
+            if inst is None:
+                inst, reads = self._decode_general(opcode, words, offset)
+                if reads is not None:
+                    table = self._memo.setdefault(opcode, {}).setdefault(reads, {})
+                    table[self._key(words, reads)] = (inst.operands, inst.ext_set)
         self._remember(inst)
         return inst
 
+    def _key(self, words: list[int], reads: tuple[int, ...]) -> tuple:
+        """The values the layout of an instruction depends on: its length, the words at
+        ``reads`` (enumerants, masks, extended-instruction numbers) and, for the negative
+        markers, context: -1 the OpConstant type's form, -2 the OpSwitch selector's form,
+        -3 the imported set of an OpExtInst."""
+        n = len(words)
+        key = [n]
+        for r in reads:
+            if r >= 0:
+                key.append(words[r] if r < n else None)
+            elif n < 2:
+                key.append(None)
+            elif r == -1:
+                key.append(self.number_types.get(words[1]))
+            elif r == -2:
+                key.append(self.number_types.get(self.value_types.get(words[1], -1)))
+            else:
+                key.append(self.ext_sets.get(words[3]) if n > 3 else None)
+        return tuple(key)
+
     # -- general path ----------------------------------------------------------------------------
 
-    def _decode_general(self, opcode: int, words: list[int], offset: int) -> Instruction:
+    def _decode_general(self, opcode: int, words: list[int], offset: int):
+        """Decode by walking the grammar; returns the instruction and the word positions (and
+        context markers, see _key) its layout depended on, or None if it cannot be memoised."""
         desc = self.grammar.instruction(opcode)
         if desc is None:
             raise BinaryError(f"unknown opcode {opcode}", offset)
         end = len(words)
         operands: list[Operand] = []
+        add = operands.append
+        reads: list[int] | None = []
         pending = list(reversed(desc.operands))  # a stack: next operand spec on top
         pos = 1
         ext_set = None
@@ -263,39 +305,46 @@ class Decoder:
             if quant == "*":
                 pending.append(spec)  # consume as many as the words allow
             if kind in ID_KINDS:
-                operands.append(Operand(kind, pos, 1))
+                add(_new(Operand, (kind, pos, 1, None)))
                 pos += 1
             elif kind == "LiteralString":
                 count = self._string_words(words, pos, offset, desc.opname)
-                operands.append(Operand(kind, pos, count))
+                add(_new(Operand, (kind, pos, count, None)))
                 pos += count
+                reads = None  # the layout depends on the string's length
             elif kind == "LiteralInteger":
-                operands.append(Operand(kind, pos, 1, "u32"))
+                add(_new(Operand, (kind, pos, 1, "u32")))
                 pos += 1
             elif kind == "LiteralFloat":
-                operands.append(Operand(kind, pos, 1, "f32"))
+                add(_new(Operand, (kind, pos, 1, "f32")))
                 pos += 1
             elif kind == "LiteralContextDependentNumber":
                 form = self._constant_form(words, offset, desc.opname)
                 count = self._number_words(form, offset)
                 self._need(words, pos, count, offset, desc.opname)
-                operands.append(Operand(kind, pos, count, form))
+                add(_new(Operand, (kind, pos, count, form)))
                 pos += count
+                if reads is not None:
+                    reads.append(-1)
             elif kind == "PairLiteralIntegerIdRef" and opcode == OP_SWITCH:
                 form = self._selector_form(words, offset)
                 count = self._number_words(form, offset)
                 self._need(words, pos, count + 1, offset, desc.opname)
-                operands.append(Operand("LiteralInteger", pos, count, form))
-                operands.append(Operand("IdRef", pos + count, 1))
+                add(_new(Operand, ("LiteralInteger", pos, count, form)))
+                add(_new(Operand, ("IdRef", pos + count, 1, None)))
                 pos += count + 1
+                if reads is not None and (not reads or reads[-1] != -2):
+                    reads.append(-2)
             elif kind == "LiteralExtInstInteger":
                 ext_set = self.ext_sets.get(words[3]) if len(words) > 3 else None
                 number = words[pos]
-                operands.append(Operand(kind, pos, 1))
+                add(_new(Operand, (kind, pos, 1, None)))
+                if reads is not None:
+                    reads.extend((-3, pos))
                 pos += 1
                 more = self._ext_inst_operands(ext_set, number, words, offset)
                 if more is None:  # an unknown set: the rest stays raw words
-                    operands.extend(Operand("LiteralInteger", p, 1, "u32") for p in range(pos, end))
+                    operands.extend(_new(Operand, ("LiteralInteger", p, 1, "u32")) for p in range(pos, end))
                     pos = end
                 else:
                     ext_kinds = ext_set
@@ -304,7 +353,9 @@ class Decoder:
                 inner = self.grammar.instruction(words[pos])
                 if inner is None or not inner.has_result or not inner.has_type:
                     raise BinaryError(f"OpSpecConstantOp: invalid opcode {words[pos]}", offset + pos)
-                operands.append(Operand(kind, pos, 1))
+                add(_new(Operand, (kind, pos, 1, None)))
+                if reads is not None:
+                    reads.append(pos)
                 pos += 1
                 pending.extend(reversed(inner.operands[2:]))
             else:
@@ -315,7 +366,9 @@ class Decoder:
                     pending.extend(OperandSpec(b) for b in reversed(okind.bases))
                     continue
                 value = words[pos]
-                operands.append(Operand(kind, pos, 1))
+                add(_new(Operand, (kind, pos, 1, None)))
+                if reads is not None:
+                    reads.append(pos)
                 pos += 1
                 params = self._enum_parameters(okind, value, offset + pos - 1, desc.opname)
                 pending.extend(OperandSpec(p) for p in reversed(params))
@@ -325,7 +378,8 @@ class Decoder:
                 f"(word count {end}, operands end at {pos})",
                 offset + pos,
             )
-        return Instruction(opcode, words, tuple(operands), offset, ext_set)
+        inst = Instruction(opcode, words, tuple(operands), offset, ext_set)
+        return inst, (tuple(reads) if reads is not None else None)
 
     def _need(self, words, pos, count, offset, opname):
         if pos + count > len(words):

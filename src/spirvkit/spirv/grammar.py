@@ -107,14 +107,12 @@ class InstructionDesc:
     last_version: Version | None = None
     aliases: tuple[str, ...] = ()
     provisional: bool = False
+    has_type: bool = field(init=False)
+    has_result: bool = field(init=False)
 
-    @property
-    def has_type(self) -> bool:
-        return bool(self.operands) and self.operands[0].kind == "IdResultType"
-
-    @property
-    def has_result(self) -> bool:
-        return any(o.kind == "IdResult" for o in self.operands[:2])
+    def __post_init__(self):
+        self.has_type = bool(self.operands) and self.operands[0].kind == "IdResultType"
+        self.has_result = any(o.kind == "IdResult" for o in self.operands[:2])
 
 
 @dataclass(slots=True, eq=False)

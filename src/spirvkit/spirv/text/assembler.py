@@ -22,12 +22,16 @@ from .numbers import NumberError, _parse_c_integer, infer_form, parse_number
 #: The generator word spirvkit writes: tool id 0 (spirvkit has no registered tool id yet).
 GENERATOR_WORD = 0
 
-_WORD = r'(?:[^ \t\r\n;"\\]|\\[\s\S]|"(?:[^"\\]|\\[\s\S])*(?:"|\Z))+'
-_TOKEN_RE = re.compile(r"[ \t\r\n]+|;[^\n]*|(" + _WORD + r")|(\\\Z)")
+# A word runs to the next blank or ';', but a double-quoted string stays whole and a backslash
+# escapes the next character (SPIRV-Tools' getWord). Blanks are the only characters no
+# alternative matches, so findall sees every other character.
+_WORD = r'(?:[^ \t\r\n;"\\]|\\[\s\S]?|"(?:[^"\\]|\\[\s\S])*(?:"|\Z))+'
+_TOKEN_RE = re.compile(r";[^\n]*|(" + _WORD + r")")
 _ID_RE = re.compile(r"[A-Za-z0-9_]+\Z")
 _OP_RE = re.compile(r"Op[A-Z]")
 _UNKNOWN_RE = re.compile(r"OpUnknown\(([0-9a-fA-FxX]+),([0-9a-fA-FxX]+)\)\Z")
 
+_REF_KINDS = frozenset({"IdRef", "IdResultType", "IdScope", "IdMemorySemantics"})
 _CIV = OperandSpec("CIV", "*")  # after !<integer>: a literal number, a string or an id
 _RESULT = OperandSpec("IdResult")
 _VARIADIC_ID = OperandSpec("IdRef", "*")
@@ -47,23 +51,25 @@ class _Source:
         return AssemblyError(message, self.filename, line + 1, index - start + 1, source_line.rstrip("\r"))
 
 
-def _tokenize(source: _Source) -> tuple[list[str], list[int]]:
-    words: list[str] = []
-    starts: list[int] = []
-    pos = 0
-    text = source.text
-    match = _TOKEN_RE.match
-    n = len(text)
-    while pos < n:
-        m = match(text, pos)
-        if m is None:
-            raise source.error(f"unexpected character {text[pos]!r}", pos)
-        word = m.group(1)
-        if word is not None:
-            words.append(word)
-            starts.append(pos)
-        pos = m.end()
-    return words, starts
+def _tokenize(text: str) -> list[str]:
+    return [word for word in _TOKEN_RE.findall(text) if word]
+
+
+def _token_starts(text: str) -> list[int]:
+    """Character offsets of the tokens (only needed to locate an error)."""
+    return [m.start(1) for m in _TOKEN_RE.finditer(text) if m.group(1)]
+
+
+def _instruction_starts(tokens: list[str]) -> bytearray:
+    """flags[i] is 1 where token i begins an instruction: an opcode, or '%id = Opcode'."""
+    flags = bytearray(len(tokens) + 1)
+    for i, token in enumerate(tokens):
+        if token[:2] == "Op" and _OP_RE.match(token):
+            if i >= 2 and tokens[i - 1] == "=" and tokens[i - 2][:1] == "%":
+                flags[i - 2] = 1
+            else:
+                flags[i] = 1
+    return flags
 
 
 def _unquote(token: str) -> str | None:
@@ -103,7 +109,9 @@ class Assembler:
     def __init__(self, text: str, filename: str, grammar: Grammar, preserve_numeric_ids: bool):
         self.source = _Source(text, filename)
         self.grammar = grammar
-        self.tokens, self.starts = _tokenize(self.source)
+        self.tokens = _tokenize(text)
+        self.starts_instruction = _instruction_starts(self.tokens)
+        self._starts = None
         self.pos = 0
         self.named_ids: dict[str, int] = {}
         self.first_use: dict[int, int] = {}  # id -> token index of first mention
@@ -131,13 +139,24 @@ class Assembler:
     def error(self, message: str, token_index: int | None = None) -> AssemblyError:
         if token_index is None:
             token_index = self.pos
-        if token_index < len(self.starts):
-            index = self.starts[token_index]
+        if self._starts is None:
+            self._starts = _token_starts(self.source.text)
+        if token_index < len(self._starts):
+            index = self._starts[token_index]
         else:
             index = len(self.source.text)
         return self.source.error(message, index)
 
-    def id_for(self, name: str, token_index: int) -> int:
+    def id_operand(self, token: str, token_index: int) -> int:
+        """The id a '%name' token stands for, assigning the next free id on first mention."""
+        found = self.named_ids.get(token)
+        if found is not None:
+            return found
+        if not token.startswith("%"):
+            raise self.error(f"expected an id (starting with %), found '{token}'", token_index)
+        name = token[1:]
+        if not _ID_RE.match(name):
+            raise self.error(f"invalid id '{token}': ids are % followed by letters, digits and _", token_index)
         if self.preserved:
             try:
                 value = _parse_c_integer(name)
@@ -147,34 +166,18 @@ class Assembler:
                 self.bound = max(self.bound, value + 1)
                 self.first_use.setdefault(value, token_index)
                 return value
-        found = self.named_ids.get(name)
-        if found is None:
+        found = self.next_id
+        self.next_id += 1
+        while found in self.preserved:
             found = self.next_id
             self.next_id += 1
-            while found in self.preserved:
-                found = self.next_id
-                self.next_id += 1
-            self.named_ids[name] = found
-            self.bound = max(self.bound, found + 1)
+        self.named_ids[token] = found
+        self.bound = max(self.bound, found + 1)
         self.first_use.setdefault(found, token_index)
         return found
 
-    def is_start_of_instruction(self, i: int) -> bool:
-        tokens = self.tokens
-        if i >= len(tokens):
-            return False
-        token = tokens[i]
-        if _OP_RE.match(token):
-            return True
-        return (
-            token.startswith("%")
-            and i + 2 < len(tokens)
-            and tokens[i + 1] == "="
-            and _OP_RE.match(tokens[i + 2]) is not None
-        )
-
     def operand_available(self) -> bool:
-        return self.pos < len(self.tokens) and not self.is_start_of_instruction(self.pos)
+        return self.pos < len(self.tokens) and not self.starts_instruction[self.pos]
 
     # -- instructions ----------------------------------------------------------------------------
 
@@ -221,30 +224,47 @@ class Assembler:
             raise self.error(f"{desc.opname} produces a result: write '%name = {desc.opname} ...'", op_index)
         if not desc.has_result and result_token is not None:
             raise self.error(f"{desc.opname} has no result id, but one is assigned", result_token)
-        self.pos = op_index + 1
         self.inst_words = words = [0]
-        self.opcode = desc.opcode
+        self.opcode = opcode = desc.opcode
         self.ext_set = None
         self.result_token = result_token
+        n = len(tokens)
+        flags = self.starts_instruction
+        named = self.named_ids
         pending = list(reversed(desc.operands))
+        pos = op_index + 1
         while pending:
             spec = pending.pop()
-            if spec.kind == "IdResult" and result_token is not None:
+            kind = spec.kind
+            if kind == "IdResult" and result_token is not None:
                 words.append(self.result_id(result_token))
                 continue
-            if spec.quantifier == "*" and spec.kind != "CIV":
-                if not self.operand_available():
+            available = pos < n and not flags[pos]
+            quant = spec.quantifier
+            if quant == "*" and kind != "CIV":
+                if not available:
                     continue
                 pending.append(spec)
-                spec = OperandSpec(spec.kind, "", spec.name)
-            if not self.operand_available():
-                if spec.quantifier:
+            elif not available:
+                if quant:
                     continue
-                what = "end of text" if self.pos >= len(tokens) else "the next instruction"
-                raise self.error(
-                    f"{desc.opname}: expected operand '{spec.name or spec.kind}', found {what}", self.pos
-                )
+                what = "end of text" if pos >= n else "the next instruction"
+                raise self.error(f"{desc.opname}: expected operand '{spec.name or kind}', found {what}", pos)
+            if kind in _REF_KINDS:
+                token = tokens[pos]
+                if token[0] != "!":
+                    value = named.get(token)
+                    words.append(value if value is not None else self.id_operand(token, pos))
+                    pos += 1
+                    if len(words) == 4 and opcode in (12, 4433):  # OpExtInst's set operand
+                        self.ext_set = self.ext_sets.get(words[3])
+                        if self.ext_set is None:
+                            raise self.error(f"{token} is not an imported extended instruction set", pos - 1)
+                    continue
+            self.pos = pos
             self.operand(spec, pending)
+            pos = self.pos
+        self.pos = pos
         self.record(desc, words, start)
         if len(words) > 0xFFFF:
             raise self.error(f"{desc.opname}: instruction too long ({len(words)} words, the limit is 65535)", start)
@@ -303,10 +323,7 @@ class Assembler:
 
     def result_id(self, token_index: int) -> int:
         token = self.tokens[token_index]
-        name = token[1:]
-        if not _ID_RE.match(name):
-            raise self.error(f"invalid id '{token}': ids are % followed by letters, digits and _", token_index)
-        value = self.id_for(name, token_index)
+        value = self.id_operand(token, token_index)
         if value in self.defined:
             first = self.error("", self.defined[value])
             raise self.error(
@@ -341,7 +358,7 @@ class Assembler:
             pending.append(spec)
             return
         if kind in ID_KINDS:
-            words.append(self.id_operand(token))
+            words.append(self.id_operand(token, self.pos))
             self.pos += 1
             if self.opcode in (12, 4433) and len(words) == 4:
                 ext_set = self.ext_sets.get(words[3])
@@ -423,14 +440,6 @@ class Assembler:
         self.pos += 1
         pending.extend(OperandSpec(p) for p in reversed(e.parameters))
 
-    def id_operand(self, token: str) -> int:
-        if not token.startswith("%"):
-            raise self.error(f"expected an id (starting with %), found '{token}'")
-        name = token[1:]
-        if not _ID_RE.match(name):
-            raise self.error(f"invalid id '{token}': ids are % followed by letters, digits and _")
-        return self.id_for(name, self.pos)
-
     def number(self, token: str, form: str) -> None:
         try:
             self.inst_words.extend(parse_number(token, form))
@@ -444,7 +453,7 @@ class Assembler:
             self.inst_words.append(self.immediate(token))
             self.pos += 1
         elif token.startswith("%"):
-            self.inst_words.append(self.id_operand(token))
+            self.inst_words.append(self.id_operand(token, self.pos))
             self.pos += 1
         elif token.startswith('"'):
             value = _unquote(token)
