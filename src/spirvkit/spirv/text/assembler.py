@@ -133,6 +133,7 @@ class Assembler:
         self.other_types: set[int] = set()
         self.value_types: dict[int, int] = {}
         self.ext_sets: dict[int, object] = {}
+        self._layouts: dict[int, tuple | None] = {}
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -224,6 +225,11 @@ class Assembler:
             raise self.error(f"{desc.opname} produces a result: write '%name = {desc.opname} ...'", op_index)
         if not desc.has_result and result_token is not None:
             raise self.error(f"{desc.opname} has no result id, but one is assigned", result_token)
+        fast = self._all_ids_layout(desc)
+        if fast is not None:
+            words = self.all_ids_instruction(desc, fast, op_index, result_token)
+            if words is not None:
+                return words
         self.inst_words = words = [0]
         self.opcode = opcode = desc.opcode
         self.ext_set = None
@@ -270,6 +276,45 @@ class Assembler:
             raise self.error(f"{desc.opname}: instruction too long ({len(words)} words, the limit is 65535)", start)
         words[0] = (len(words) << 16) | desc.opcode
         return words
+
+    def _all_ids_layout(self, desc):
+        """For an opcode whose operands are exactly ids (no optional or variadic ones): the
+        number of operand tokens after the opcode and where the result id goes; else None."""
+        layout = self._layouts.get(desc.opcode, False)
+        if layout is False:
+            layout = None
+            specs = desc.operands
+            if all(s.kind in ID_KINDS and not s.quantifier for s in specs):
+                result_at = next((i for i, s in enumerate(specs) if s.kind == "IdResult"), None)
+                layout = (len(specs) - (result_at is not None), result_at)
+            self._layouts[desc.opcode] = layout
+        return layout
+
+    def all_ids_instruction(self, desc, layout, op_index: int, result_token) -> list[int] | None:
+        """The common case done quickly: every operand is an already-named id. Returns None to
+        fall back to the general path (new ids, immediates, missing operands)."""
+        count, result_at = layout
+        first = op_index + 1
+        end = first + count
+        tokens = self.tokens
+        if end > len(tokens) or (end < len(tokens) and not self.starts_instruction[end]):
+            return None
+        if 1 in self.starts_instruction[first:end]:
+            return None
+        get = self.named_ids.get
+        ids = [get(t) for t in tokens[first:end]]
+        if None in ids or self.opcode_is_ext_inst(desc.opcode):
+            return None
+        if result_at is not None:
+            ids.insert(result_at, self.result_id(result_token))
+        words = [((len(ids) + 1) << 16) | desc.opcode, *ids]
+        self.pos = end
+        self.record(desc, words, op_index)
+        return words
+
+    @staticmethod
+    def opcode_is_ext_inst(opcode: int) -> bool:
+        return opcode in (12, 4433)
 
     def immediate_instruction(self) -> list[int]:
         start = self.pos
