@@ -15,7 +15,7 @@ from array import array
 from typing import NamedTuple
 
 from ..errors import BinaryError
-from .grammar import ID_KINDS, ExtInstSet, Grammar, InstructionDesc, OperandSpec, load_grammar
+from .grammar import ID_KINDS, ExtInstSet, Grammar, InstructionDesc, OperandSpec, load_grammar, mask_bits
 
 MAGIC = 0x07230203
 HEADER_WORDS = 5
@@ -440,16 +440,11 @@ class Decoder:
             if 0 not in okind.by_value:
                 raise BinaryError(f"{opname}: invalid {okind.name} operand 0", at)
             return params
-        bit = 1
-        rest = value
-        while rest:
-            if rest & bit:
-                rest ^= bit
-                e = okind.by_value.get(bit)
-                if e is None:
-                    raise BinaryError(f"{opname}: invalid {okind.name} mask bit 0x{bit:x}", at)
-                params.extend(e.parameters)
-            bit <<= 1
+        for bit in mask_bits(value):
+            e = okind.by_value.get(bit)
+            if e is None:
+                raise BinaryError(f"{opname}: invalid {okind.name} mask bit 0x{bit:x}", at)
+            params.extend(e.parameters)
         return params
 
     # -- context ---------------------------------------------------------------------------------

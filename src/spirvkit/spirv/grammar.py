@@ -44,6 +44,16 @@ EXT_INST_IMPORT_NAMES = {
 ID_KINDS = frozenset({"IdResultType", "IdResult", "IdMemorySemantics", "IdScope", "IdRef"})
 
 
+def mask_bits(value: int):
+    """The set bits of a mask operand, lowest first (the order their parameters follow in)."""
+    bit = 1
+    while value:
+        if value & bit:
+            value ^= bit
+            yield bit
+        bit <<= 1
+
+
 def _version(text: str | None) -> Version | None:
     if text is None or text == "None":
         return None

@@ -15,7 +15,7 @@ import re
 
 from ...errors import AssemblyError
 from ..binary import MAGIC, UnknownExtInstSet, encode_string, words_to_bytes
-from ..grammar import ID_KINDS, Grammar, OperandSpec, load_grammar
+from ..grammar import ID_KINDS, Grammar, OperandSpec, load_grammar, mask_bits
 from ..target_env import DEFAULT_TARGET_ENV, spirv_version_for
 from .numbers import NumberError, _parse_c_integer, infer_form, parse_number
 
@@ -470,12 +470,7 @@ class Assembler:
                 value |= e.value
             words.append(value)
             self.pos += 1
-            params = []
-            bit = 1
-            while bit <= value:
-                if value & bit:
-                    params.extend(okind.by_value[bit].parameters)
-                bit <<= 1
+            params = [p for bit in mask_bits(value) for p in okind.by_value[bit].parameters]
             pending.extend(OperandSpec(p) for p in reversed(params))
             return
         e = okind.by_name.get(token)

@@ -8,7 +8,7 @@ Options mirror spirv-dis: ``raw_id`` (--raw-id), ``indent`` (--no-indent), ``hea
 from __future__ import annotations
 
 from ..binary import HEADER_WORDS, Instruction, UnknownExtInstSet
-from ..grammar import Grammar, load_grammar
+from ..grammar import Grammar, load_grammar, mask_bits
 from ..module import Module
 from .names import FriendlyNames
 from .numbers import format_number
@@ -62,14 +62,9 @@ class _Formatter:
     @staticmethod
     def mask(okind, value: int) -> str:
         names = []
-        bit = 1
-        rest = value
-        while rest:
-            if rest & bit:
-                rest ^= bit
-                e = okind.by_value.get(bit)
-                names.append(e.name if e else f"0x{bit:x}")
-            bit <<= 1
+        for bit in mask_bits(value):
+            e = okind.by_value.get(bit)
+            names.append(e.name if e else f"0x{bit:x}")
         if not names:
             e = okind.by_value.get(0)
             return e.name if e else "0"
