@@ -184,6 +184,20 @@ def _number_form(signed_or_float: str, width: int) -> str:
     return f"{signed_or_float}{width}"
 
 
+# OpTypeFloat's FPEncoding operand (by grammar name) -> the literal form of its constants.
+_ENCODING_FORMS = {"BFloat16KHR": "b16", "Float8E4M3EXT": "e8", "Float8E5M2EXT": "m8"}
+
+
+def float_form(words: list[int]) -> str:
+    """The literal form of an OpTypeFloat: 'f16'/'f32'/'f64', or an FPEncoding form."""
+    if len(words) > 3:
+        e = load_grammar().operand_kinds["FPEncoding"].by_value.get(words[3])
+        form = _ENCODING_FORMS.get(e.name if e else "")
+        if form is not None:
+            return form
+    return _number_form("f", words[2])
+
+
 class Decoder:
     """Decodes instructions one after another, remembering the context later ones need: integer
     and float types (literal widths), value types (OpSwitch selectors) and imported sets."""
@@ -402,7 +416,7 @@ class Decoder:
     def _selector_form(self, words, offset) -> str:
         selector = words[1] if len(words) > 1 else 0
         form = self.number_types.get(self.value_types.get(selector, -1))
-        if form is None or form[0] == "f":
+        if form is None or form[0] not in "iu":
             raise BinaryError(
                 f"OpSwitch: selector %{selector} is not defined as a scalar integer before the switch", offset + 1
             )
@@ -411,6 +425,8 @@ class Decoder:
     @staticmethod
     def _number_words(form: str, offset: int) -> int:
         width = int(form[1:])
+        if form[0] not in "iuf":
+            return 1  # an encoded float (bfloat16, fp8): one word
         if width > 64 or width == 0:
             raise BinaryError(f"unsupported {width}-bit literal number", offset)
         return 1 if width <= 32 else 2
@@ -458,7 +474,7 @@ class Decoder:
         if opcode == OP_TYPE_INT and len(w) >= 4:
             self.number_types[w[1]] = _number_form("i" if w[3] else "u", w[2])
         elif opcode == OP_TYPE_FLOAT and len(w) >= 3:
-            self.number_types[w[1]] = _number_form("f", w[2])
+            self.number_types[w[1]] = float_form(w)
         elif opcode == OP_EXT_INST_IMPORT and len(w) >= 3:
             name = decode_string(w, 2, len(w) - 2)
             self.ext_sets[w[1]] = self.grammar.ext_inst_set(name) or UnknownExtInstSet(name)

@@ -41,6 +41,8 @@ EXT_INST_IMPORT_NAMES = {
     "Arm.MotionEngine.100": "arm.motion-engine.100",
 }
 
+_SETS_SPIRV_TOOLS_NUMBERS = frozenset({"NonSemantic.DebugPrintf", "NonSemantic.DebugBreak"})
+
 ID_KINDS = frozenset({"IdResultType", "IdResult", "IdMemorySemantics", "IdScope", "IdRef"})
 
 
@@ -140,6 +142,12 @@ class ExtInstSet:
     @property
     def is_non_semantic(self) -> bool:
         return self.import_name.startswith("NonSemantic.")
+
+    @property
+    def named_in_text(self) -> bool:
+        """Whether SPIRV-Tools spells this set's instructions by name (it does not know the
+        DebugPrintf and DebugBreak sets, and prints their instruction numbers)."""
+        return self.import_name not in _SETS_SPIRV_TOOLS_NUMBERS
 
 
 def _tuple(entry: dict, key: str) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ import bisect
 import re
 
 from ...errors import AssemblyError
-from ..binary import MAGIC, UnknownExtInstSet, encode_string, words_to_bytes
+from ..binary import MAGIC, UnknownExtInstSet, encode_string, float_form, words_to_bytes
 from ..grammar import ID_KINDS, Grammar, OperandSpec, load_grammar, mask_bits
 from ..target_env import DEFAULT_TARGET_ENV, spirv_version_for
 from .numbers import NumberError, _parse_c_integer, infer_form, parse_number
@@ -441,7 +441,7 @@ class Assembler:
             return
         if kind == "PairLiteralIntegerIdRef" and self.opcode == 251:  # OpSwitch target
             form = self.number_types.get(self.value_types.get(words[1], -1))
-            if form is None or form[0] == "f":
+            if form is None or form[0] not in "iu":
                 raise self.error("the OpSwitch selector must be a value of scalar integer type defined before it")
             self.number(token, form)
             pending.append(OperandSpec("IdRef"))
@@ -528,7 +528,7 @@ class Assembler:
         if opcode == 21 and len(words) == 4:
             self.number_types[words[1]] = ("i" if words[3] else "u") + str(words[2])
         elif opcode == 22 and len(words) in (3, 4):
-            self.number_types[words[1]] = "f" + str(words[2])
+            self.number_types[words[1]] = float_form(words)
         elif desc.has_type and desc.has_result and len(words) > 2:
             self.value_types[words[2]] = words[1]
 

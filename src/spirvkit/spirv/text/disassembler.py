@@ -15,6 +15,7 @@ from .numbers import format_number
 
 _INDENT = 15
 _COMMENT_COLUMN = 50
+_MAX_CARRIED_ALIGNMENT = 256
 
 _DECORATION_OPS = frozenset({71, 332, 72, 74, 75, 5632, 5633})
 _DEBUG_OPS = frozenset({5, 6, 3, 2, 4, 7, 8, 317, 330})
@@ -40,7 +41,7 @@ class _Formatter:
         if kind == "LiteralExtInstInteger":
             ext_set = inst.ext_set
             number = w[op.offset]
-            if ext_set is not None and not isinstance(ext_set, UnknownExtInstSet):
+            if ext_set is not None and not isinstance(ext_set, UnknownExtInstSet) and ext_set.named_in_text:
                 desc = ext_set.by_opcode.get(number)
                 if desc is not None:
                     return desc.opname
@@ -162,7 +163,8 @@ def disassemble(
             length = len(line) if line.isascii() else len(line.encode("utf-8", "surrogateescape"))
             align = max(length + 2, last_align, _COMMENT_COLUMN)
             align = (align + 3) & ~3
-            last_align = align
+            # spirv-dis carries an alignment over to later lines only up to column 256.
+            last_align = min(align, _MAX_CARRIED_ALIGNMENT)
             line += " " * (align - length) + "; " + ", ".join(comments)
         else:
             last_align = 0

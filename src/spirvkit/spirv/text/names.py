@@ -69,6 +69,7 @@ _BUILTIN_NAMES = {
 
 _INT_ROOTS = {8: "char", 16: "short", 32: "int", 64: "long"}
 _FLOAT_NAMES = {16: "half", 32: "float", 64: "double"}
+_ENCODING_NAMES = {"BFloat16KHR": "bfloat16", "Float8E4M3EXT": "fp8e4m3", "Float8E5M2EXT": "fp8e5m2"}
 
 
 def sanitize(name: str) -> str:
@@ -139,7 +140,11 @@ class FriendlyNames:
                 prefix = "u"
             self._save(rid, prefix + root)
         elif op == 22:
-            self._save(rid, _FLOAT_NAMES.get(w[2], f"fp{w[2]}"))
+            encoding = None
+            if len(w) > 3:
+                e = self.grammar.operand_kinds["FPEncoding"].by_value.get(w[3])
+                encoding = _ENCODING_NAMES.get(e.name) if e else None
+            self._save(rid, encoding or _FLOAT_NAMES.get(w[2], f"fp{w[2]}"))
         elif op == 23:
             self._save(rid, f"v{w[3]}{self(w[2])}")
         elif op == 24:
@@ -150,6 +155,8 @@ class FriendlyNames:
             self._save(rid, f"_runtimearr_{self(w[2])}")
         elif op == 32:
             self._save(rid, f"_ptr_{self._enum('StorageClass', w[2], 'StorageClass')}_{self(w[3])}")
+        elif op == 4417:  # OpTypeUntypedPointerKHR
+            self._save(rid, f"_ptr_{self._enum('StorageClass', w[2], 'StorageClass')}")
         elif op == 38:
             self._save(rid, "Pipe" + self._enum("AccessQualifier", w[2], "StorageClass"))
         elif op == 34:

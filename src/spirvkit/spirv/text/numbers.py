@@ -19,6 +19,10 @@ from fractions import Fraction
 # (exponent bits, fraction bits) per IEEE width
 _FORMATS = {16: (5, 10), 32: (8, 23), 64: (11, 52)}
 
+# Float forms with a non-IEEE encoding (OpTypeFloat's FPEncoding operand): form -> (width,
+# exponent bits, fraction bits). SPIRV-Tools prints them, like 16-bit floats, as hex floats.
+ENCODED_FLOAT_FORMS = {"b16": (16, 8, 7), "e8": (8, 4, 3), "m8": (8, 5, 2)}
+
 
 class NumberError(ValueError):
     """A literal that does not parse or does not fit its type."""
@@ -27,9 +31,10 @@ class NumberError(ValueError):
 # -- printing ----------------------------------------------------------------------------------
 
 
-def hex_float(bits: int, width: int) -> str:
-    """The hex-float spelling SPIRV-Tools gives an IEEE value of ``width`` bits."""
-    exp_bits, frac_bits = _FORMATS[width]
+def hex_float(bits: int, width: int, layout: tuple[int, int] | None = None) -> str:
+    """The hex-float spelling SPIRV-Tools gives a float of ``width`` bits (IEEE, or the given
+    (exponent bits, fraction bits) layout)."""
+    exp_bits, frac_bits = layout or _FORMATS[width]
     bias = (1 << (exp_bits - 1)) - 1
     nibbles = (frac_bits + 3) // 4
     overflow = nibbles * 4 - frac_bits
@@ -69,6 +74,10 @@ def format_float(bits: int, width: int) -> str:
 
 def format_number(bits: int, form: str) -> str:
     """Spell a literal of form 'u32', 'i16', 'f32' ... from its raw bits (low word first)."""
+    encoded = ENCODED_FLOAT_FORMS.get(form)
+    if encoded is not None:
+        width, exp_bits, frac_bits = encoded
+        return hex_float(bits & ((1 << width) - 1), width, (exp_bits, frac_bits))
     kind = form[0]
     width = int(form[1:])
     if kind == "f":
@@ -141,9 +150,9 @@ _DEC_FLOAT_RE = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\Z
 _HEX_FLOAT_RE = re.compile(r"(-?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?p([+-]?[0-9]*)\Z")
 
 
-def _round_fraction(value: Fraction, width: int, toward_zero: bool = False) -> int:
+def _round_fraction(value: Fraction, width: int, toward_zero: bool = False, layout=None) -> int:
     """Round an exact rational to IEEE bits (nearest-even, or toward zero); inf on overflow."""
-    exp_bits, frac_bits = _FORMATS[width]
+    exp_bits, frac_bits = layout or _FORMATS[width]
     bias = (1 << (exp_bits - 1)) - 1
     sign = 0
     if value < 0:
@@ -173,10 +182,10 @@ def _round_fraction(value: Fraction, width: int, toward_zero: bool = False) -> i
     return (sign << (width - 1)) | (biased << frac_bits) | mantissa
 
 
-def _parse_hex_float(match: re.Match, width: int) -> int:
+def _parse_hex_float(match: re.Match, width: int, layout: tuple[int, int] | None = None) -> int:
     """SPIRV-Tools' HexFloat reader: the digits are copied (truncated) into the fraction, the
     exponent saturates to infinity, and an all-ones exponent with a fraction is a NaN."""
-    exp_bits, frac_bits = _FORMATS[width]
+    exp_bits, frac_bits = layout or _FORMATS[width]
     bias = (1 << (exp_bits - 1)) - 1
     negative, int_digits, frac_digits, exp_text = match.groups()
     int_digits = int_digits.lstrip("0")
@@ -211,26 +220,28 @@ def _parse_hex_float(match: re.Match, width: int) -> int:
     return ((1 if negative else 0) << (width - 1)) | (exponent << frac_bits) | fraction
 
 
-def parse_float(text: str, width: int) -> int:
-    """Parse a float literal for an IEEE type of ``width`` bits; returns its bits."""
-    if width not in _FORMATS:
+def parse_float(text: str, width: int, layout: tuple[int, int] | None = None) -> int:
+    """Parse a float literal for a float type of ``width`` bits (IEEE, or the given (exponent
+    bits, fraction bits) layout of an encoded type); returns its bits."""
+    if layout is None and width not in _FORMATS:
         raise NumberError(f"unsupported {width}-bit float literal")
     m = _HEX_FLOAT_RE.match(text)
     if m and (m.group(2) or m.group(3) is not None):
-        return _parse_hex_float(m, width)
+        return _parse_hex_float(m, width, layout)
     if text.startswith(("-+", "--", "+-", "++")) or not _DEC_FLOAT_RE.match(text):
         raise NumberError(f"invalid {width}-bit float literal: {text}")
     sign = 1 if text.startswith("-") else 0
     value = Fraction(text.lstrip("+-").rstrip(".") or "0")
-    if width == 16:
+    if width == 16 or layout is not None:
         # SPIRV-Tools reads a 32-bit float, then narrows it toward zero.
         bits32 = _round_fraction(value, 32)
         if bits32 >> 23 == 0xFF:
-            raise NumberError(f"16-bit float literal out of range: {text}")
-        bits = _round_fraction(_fraction_of(bits32, 32), 16, toward_zero=True)
-        if bits >> 10 == 0x1F:
-            raise NumberError(f"16-bit float literal out of range: {text}")
-        return bits | sign << 15
+            raise NumberError(f"{width}-bit float literal out of range: {text}")
+        exp_bits, frac_bits = layout or _FORMATS[width]
+        bits = _round_fraction(_fraction_of(bits32, 32), width, True, (exp_bits, frac_bits))
+        if layout is None and bits >> frac_bits == (1 << exp_bits) - 1:
+            raise NumberError(f"{width}-bit float literal out of range: {text}")
+        return bits | sign << (width - 1)
     bits = _round_fraction(value, width)
     exp_bits, frac_bits = _FORMATS[width]
     if bits >> frac_bits == (1 << exp_bits) - 1:
@@ -251,6 +262,10 @@ def _fraction_of(bits: int, width: int) -> Fraction:
 
 def parse_number(text: str, form: str) -> list[int]:
     """Parse a literal for number form 'u32', 'i64', 'f16' ...; returns its words, low first."""
+    encoded = ENCODED_FLOAT_FORMS.get(form)
+    if encoded is not None:
+        width, exp_bits, frac_bits = encoded
+        return [parse_float(text, width, (exp_bits, frac_bits))]
     kind = form[0]
     width = int(form[1:])
     if kind == "f":
