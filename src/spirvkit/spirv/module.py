@@ -8,6 +8,7 @@ functions/blocks and the lookup index are views built on first use. After editin
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -168,7 +169,15 @@ class Module:
             raise BinaryError(f"invalid version word 0x{version_word:08x}", 1)
         decoder = Decoder()
         decode = decoder.decode
-        instructions = [decode(words[pos:end], pos) for pos, end in split_instructions(words)]
+        # Decoding allocates objects that form no cycles: keep the cyclic collector from
+        # rescanning the growing module again and again (a large share of the decode time).
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            instructions = [decode(words[pos:end], pos) for pos, end in split_instructions(words)]
+        finally:
+            if gc_was_enabled:
+                gc.enable()
         return cls(
             instructions,
             version=((version_word >> 16) & 0xFF, (version_word >> 8) & 0xFF),

@@ -25,7 +25,7 @@ GENERATOR_WORD = 0
 # A word runs to the next blank or ';', but a double-quoted string stays whole and a backslash
 # escapes the next character (SPIRV-Tools' getWord). Blanks are the only characters no
 # alternative matches, so findall sees every other character.
-_WORD = r'(?:[^ \t\r\n;"\\]|\\[\s\S]?|"(?:[^"\\]|\\[\s\S])*(?:"|\Z))+'
+_WORD = r'(?:[^ \t\r\n;"\\]+|\\[\s\S]?|"(?:[^"\\]|\\[\s\S])*(?:"|\Z))+'
 _TOKEN_RE = re.compile(r";[^\n]*|(" + _WORD + r")")
 _ID_RE = re.compile(r"[A-Za-z0-9_]+\Z")
 _OP_RE = re.compile(r"Op[A-Z]")

@@ -15,6 +15,7 @@ from ..grammar import Grammar
 from .numbers import format_number
 
 _INVALID = re.compile(rb"[^A-Za-z0-9_]")
+_VALID = re.compile(r"[A-Za-z0-9_]+\Z")
 
 # Names spirv-dis gives variables decorated with a BuiltIn, by the BuiltIn's grammar name. This is
 # SPIRV-Tools' own naming convention (GLSL spellings for the GLSL built-ins), not grammar data.
@@ -85,6 +86,7 @@ class FriendlyNames:
         self.grammar = grammar
         self.names: dict[int, str] = {}
         self.used: set[str] = set()
+        self.next_suffix: dict[str, int] = {}
         builtins = grammar.operand_kinds["BuiltIn"]
         self._builtin_by_value = {}
         for enum_name, suggested in _BUILTIN_NAMES.items():
@@ -101,12 +103,15 @@ class FriendlyNames:
     def _save(self, id: int, suggested: str) -> None:
         if id in self.names:
             return
-        name = sanitize(suggested)
+        name = suggested if _VALID.match(suggested) else sanitize(suggested)
         if name in self.used:
+            # Used names only grow, so the search for a free suffix can resume where the last
+            # one for this base stopped (spirv-dis restarts at 0: same names, quadratic time).
             base = name + "_"
-            index = 0
+            index = self.next_suffix.get(base, 0)
             while f"{base}{index}" in self.used:
                 index += 1
+            self.next_suffix[base] = index + 1
             name = f"{base}{index}"
         self.used.add(name)
         self.names[id] = name
