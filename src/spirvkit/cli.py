@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .errors import SpirvkitError
+from .errors import AssemblyError, SpirvkitError
 from .spirv.target_env import DEFAULT_TARGET_ENV, TARGET_ENV_VERSIONS
 
 
@@ -139,12 +139,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     try:
         return args.func(args)
+    except AssemblyError as e:  # already 'file:line:col: error: ...' with the line and a caret
+        print(e, file=sys.stderr)
+        return 1
     except SpirvkitError as e:
-        where = "" if str(e).startswith(args.input) else f"{args.input}: "
-        message = str(e)
-        if "error:" not in message.split("\n", 1)[0]:
-            message = f"error: {message}"
-        print(f"{where}{message}", file=sys.stderr)
+        name = "<stdin>" if args.input == "-" else args.input
+        print(f"{name}: error: {e}", file=sys.stderr)
         return 1
     except OSError as e:
         print(f"spirvkit: error: {e.strerror or e}: {getattr(e, 'filename', '') or args.input}", file=sys.stderr)

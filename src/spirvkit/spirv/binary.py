@@ -207,6 +207,7 @@ class Decoder:
         self.number_types: dict[int, str] = {}  # type id -> 'u32', 'i8', 'f16' ...
         self.value_types: dict[int, int] = {}  # value id -> its type id
         self.ext_sets: dict[int, ExtInstSet | UnknownExtInstSet] = {}
+        self.defined: dict[int, int] = {}  # result id -> word offset of its definition
         self._plans: dict[int, tuple[int, tuple[Operand, ...], tuple] | None] = {}
         # Layouts of general-path instructions, memoised by the words their decoding read:
         # opcode -> {reads: {key: (operands, ext_set)}} (see _key).
@@ -362,6 +363,9 @@ class Decoder:
                     pos = end
                 else:
                     ext_kinds = ext_set
+                    # The extended instruction's own operands replace OpExtInst's generic
+                    # "Operand 1, Operand 2, ..." list, so extra words are an error.
+                    pending.clear()
                     pending.extend(reversed(more))
             elif kind == "LiteralSpecConstantOpInteger":
                 inner = self.grammar.instruction(words[pos])
@@ -469,6 +473,20 @@ class Decoder:
         opcode = inst.opcode
         w = inst.words
         ops = inst.operands
+        for op in ops:
+            kind = op.kind
+            if kind in ID_KINDS:
+                if w[op.offset] == 0:
+                    raise BinaryError(f"{inst.opname}: id 0 is not a valid id ({kind})", inst.offset + op.offset)
+                if kind == "IdResult":
+                    rid = w[op.offset]
+                    if rid in self.defined:
+                        raise BinaryError(
+                            f"{inst.opname}: id {rid} is defined more than once "
+                            f"(first at word {self.defined[rid]})",
+                            inst.offset + op.offset,
+                        )
+                    self.defined[rid] = inst.offset
         if ops and ops[0].kind == "IdResultType" and len(ops) > 1 and ops[1].kind == "IdResult":
             self.value_types[w[2]] = w[1]
         if opcode == OP_TYPE_INT and len(w) >= 4:

@@ -165,8 +165,14 @@ class Module:
         if words[0] != MAGIC:
             raise BinaryError(f"invalid magic number 0x{words[0]:08x}", 0)
         version_word = words[1]
-        if version_word & 0xFF0000FF:
-            raise BinaryError(f"invalid version word 0x{version_word:08x}", 1)
+        version = ((version_word >> 16) & 0xFF, (version_word >> 8) & 0xFF)
+        if version_word & 0xFF0000FF or not (1, 0) <= version <= load_grammar().version:
+            newest = "%d.%d" % load_grammar().version
+            raise BinaryError(
+                f"invalid or unsupported SPIR-V version word 0x{version_word:08x} "
+                f"(versions 1.0 to {newest} are known)",
+                1,
+            )
         decoder = Decoder()
         decode = decoder.decode
         # Decoding allocates objects that form no cycles: keep the cyclic collector from

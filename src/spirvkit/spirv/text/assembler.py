@@ -106,8 +106,11 @@ def _looks_numeric(token: str) -> bool:
 
 
 class Assembler:
-    def __init__(self, text: str, filename: str, grammar: Grammar, preserve_numeric_ids: bool):
+    def __init__(
+        self, text: str, filename: str, grammar: Grammar, preserve_numeric_ids: bool, version=(1, 6)
+    ):
         self.source = _Source(text, filename)
+        self.version = version
         self.grammar = grammar
         self.tokens = _tokenize(text)
         self.starts_instruction = _instruction_starts(self.tokens)
@@ -221,6 +224,12 @@ class Assembler:
         desc = self.grammar.by_name.get(opname)
         if desc is None:
             raise self.error(f"unknown opcode '{opname}'", op_index)
+        if not self.version_allows(desc):
+            raise self.error(
+                f"{desc.opname} needs SPIR-V {desc.version[0]}.{desc.version[1]}; the target is "
+                f"SPIR-V {self.version[0]}.{self.version[1]}",
+                op_index,
+            )
         if desc.has_result and result_token is None:
             raise self.error(f"{desc.opname} produces a result: write '%name = {desc.opname} ...'", op_index)
         if not desc.has_result and result_token is not None:
@@ -276,6 +285,13 @@ class Assembler:
             raise self.error(f"{desc.opname}: instruction too long ({len(words)} words, the limit is 65535)", start)
         words[0] = (len(words) << 16) | desc.opcode
         return words
+
+    def version_allows(self, desc) -> bool:
+        """spirv-as refuses a core opcode newer than the target version, unless a capability
+        or extension can enable it (those are left to the validator)."""
+        if desc.capabilities or desc.extensions:
+            return True
+        return desc.version is not None and desc.version <= self.version
 
     def _all_ids_layout(self, desc):
         """For an opcode whose operands are exactly ids (no optional or variadic ones): the
@@ -353,8 +369,12 @@ class Assembler:
         self.inst_words = words
         self.opcode = None
         self.ext_set = None
-        while self.operand_available():
+        while len(words) < count and self.operand_available():
             self.civ()
+        if len(words) != count:
+            raise self.error(
+                f"OpUnknown({opcode}, {count}): the instruction has {len(words)} words, not {count}", start
+            )
         return words
 
     def immediate(self, token: str) -> int:
@@ -511,11 +531,13 @@ class Assembler:
             if desc is not None:
                 self.inst_words.append(desc.opcode)
                 self.pos += 1
+                pending.clear()  # its own operands replace OpExtInst's generic operand list
                 pending.extend(reversed(desc.operands))
                 return
             if not ext_set.is_non_semantic:
                 raise self.error(f"invalid extended instruction name '{token}' for {ext_set.import_name}")
         self.number(token, "u32")
+        pending.clear()
         if ext_set is not None and ext_set.is_non_semantic:
             pending.append(_VARIADIC_ID)
         else:
@@ -546,7 +568,7 @@ def assemble(
     Raises :class:`~spirvkit.errors.AssemblyError` with ``file:line:col`` on bad input.
     """
     major, minor = spirv_version_for(target_env)
-    assembler = Assembler(text, filename, load_grammar(), preserve_numeric_ids)
+    assembler = Assembler(text, filename, load_grammar(), preserve_numeric_ids, (major, minor))
     body = assembler.assemble()
     header = [MAGIC, (major << 16) | (minor << 8), GENERATOR_WORD, assembler.bound, 0]
     return words_to_bytes(header + body)

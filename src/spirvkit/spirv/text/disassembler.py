@@ -21,6 +21,27 @@ _DECORATION_OPS = frozenset({71, 332, 72, 74, 75, 5632, 5633})
 _DEBUG_OPS = frozenset({5, 6, 3, 2, 4, 7, 8, 317, 330})
 
 
+def _visible_length(line: str) -> int:
+    """The line length spirv-dis aligns comments by: UTF-8 bytes, not counting what it takes
+    for colour codes (from an ESC byte up to the next 'm', even inside a string literal)."""
+    data = line.encode("utf-8", "surrogateescape")
+    if b"\x1b" not in data:
+        return len(data)
+    length = 0
+    i = 0
+    n = len(data)
+    while i < n:
+        if data[i] == 0x1B:
+            i += 1
+            while i < n and data[i] != 0x6D:  # 'm'
+                i += 1
+            i += 1
+            continue
+        length += 1
+        i += 1
+    return length
+
+
 class _Formatter:
     def __init__(self, grammar: Grammar, name_of):
         self.grammar = grammar
@@ -159,8 +180,7 @@ def disassemble(
             if rid is not None and rid in id_comments:
                 comments.append(", ".join(id_comments[rid]))
         if comments:
-            # SPIRV-Tools aligns by bytes of UTF-8, not by characters.
-            length = len(line) if line.isascii() else len(line.encode("utf-8", "surrogateescape"))
+            length = len(line) if line.isascii() and "\x1b" not in line else _visible_length(line)
             align = max(length + 2, last_align, _COMMENT_COLUMN)
             align = (align + 3) & ~3
             # spirv-dis carries an alignment over to later lines only up to column 256.

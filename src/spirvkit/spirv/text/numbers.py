@@ -147,7 +147,7 @@ def parse_integer(text: str, width: int, signed: bool) -> int:
 
 
 _DEC_FLOAT_RE = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\Z")
-_HEX_FLOAT_RE = re.compile(r"(-?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?p([+-]?[0-9]*)\Z")
+_HEX_FLOAT_RE = re.compile(r"(-?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?p([+-]?[0-9]+)\Z")
 
 
 def _round_fraction(value: Fraction, width: int, toward_zero: bool = False, layout=None) -> int:
@@ -226,7 +226,7 @@ def parse_float(text: str, width: int, layout: tuple[int, int] | None = None) ->
     if layout is None and width not in _FORMATS:
         raise NumberError(f"unsupported {width}-bit float literal")
     m = _HEX_FLOAT_RE.match(text)
-    if m and (m.group(2) or m.group(3) is not None):
+    if m:  # '0xp1', with no digits at all, reads as zero, as in spirv-as
         return _parse_hex_float(m, width, layout)
     if text.startswith(("-+", "--", "+-", "++")) or not _DEC_FLOAT_RE.match(text):
         raise NumberError(f"invalid {width}-bit float literal: {text}")
