@@ -360,3 +360,23 @@ def test_bad_text_on_stdin_is_located_once():
     result = spirvkit_cli("as", "-", "-o", "-", stdin=b"OpCapability Shader\nOpFrobnicate\n")
     assert result.returncode == 1
     assert result.stderr.decode().split("\n")[0] == "<stdin>:2:1: error: unknown opcode 'OpFrobnicate'"
+
+
+def test_target_envs_give_spirv_as_versions(tmp_path):
+    """Every --target-env spirv-as knows gives the header version spirv-as writes; the ones only
+    spirvkit knows (opencl3.0, universal1.x) still give a version."""
+    from spirvkit.spirv.target_env import TARGET_ENV_VERSIONS
+
+    src = tmp_path / "s.spvasm"
+    src.write_text("OpCapability Shader\nOpMemoryModel Logical GLSL450\n")
+    compared = 0
+    for env, (major, minor) in TARGET_ENV_VERSIONS.items():
+        ours = spirvkit.assemble(src.read_text(), env)
+        assert ours[4:8] == struct.pack("<I", (major << 16) | (minor << 8)), env
+        theirs = run_tool("spirv-as", ["--target-env", env, "-o", "-", str(src)])
+        if theirs.returncode == 0:
+            assert theirs.stdout[4:8] == ours[4:8], env
+            compared += 1
+    assert compared >= 25
+    result = spirvkit_cli("as", str(src), "-o", "-", "--target-env", "vulkan1.2")
+    assert result.returncode == 0 and result.stdout[4:8] == struct.pack("<I", 0x00010500)

@@ -234,6 +234,14 @@ def test_float_bit_patterns_print_like_spirv_dis(seed):
         if format_number(bits, form) != t
     ]
     assert not mismatches
+    # Our spellings, assembled by spirv-as, give back the same bits, which spirv-dis prints
+    # with the same spellings.
+    spelled = [(form, format_number(bits, form)) for form, bits in constants]
+    by_spirv_as = spirv_as(_module(spelled), ENV)
+    expected = [[b & 0xFFFFFFFF, b >> 32] if form == "f64" else [b] for form, b in constants]
+    assert _constant_literals(by_spirv_as) == expected
+    reprinted = [line.split()[-1] for line in spirv_dis(by_spirv_as, ["--raw-id"]).splitlines() if " OpConstant " in line]
+    assert reprinted == [text for _, text in spelled]
     # The whole disassembly (friendly names are made from the numbers) matches too.
     assert spirvkit.disassemble(binary) == spirv_dis(binary)
     # And the printed text reads back to the very same bits, with both assemblers.
