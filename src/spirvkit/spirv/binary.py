@@ -473,20 +473,18 @@ class Decoder:
         opcode = inst.opcode
         w = inst.words
         ops = inst.operands
-        for op in ops:
-            kind = op.kind
-            if kind in ID_KINDS:
-                if w[op.offset] == 0:
-                    raise BinaryError(f"{inst.opname}: id 0 is not a valid id ({kind})", inst.offset + op.offset)
-                if kind == "IdResult":
-                    rid = w[op.offset]
-                    if rid in self.defined:
-                        raise BinaryError(
-                            f"{inst.opname}: id {rid} is defined more than once "
-                            f"(first at word {self.defined[rid]})",
-                            inst.offset + op.offset,
-                        )
-                    self.defined[rid] = inst.offset
+        if 0 in w:  # only then can an id be 0 (literals may be 0 too: look closer)
+            for op in ops:
+                if op.kind in ID_KINDS and w[op.offset] == 0:
+                    raise BinaryError(f"{inst.opname}: id 0 is not a valid id ({op.kind})", inst.offset + op.offset)
+        rid = inst.result_id
+        if rid is not None:
+            if rid in self.defined:
+                raise BinaryError(
+                    f"{inst.opname}: id {rid} is defined more than once (first at word {self.defined[rid]})",
+                    inst.offset + (2 if inst.type_id is not None else 1),
+                )
+            self.defined[rid] = inst.offset
         if ops and ops[0].kind == "IdResultType" and len(ops) > 1 and ops[1].kind == "IdResult":
             self.value_types[w[2]] = w[1]
         if opcode == OP_TYPE_INT and len(w) >= 4:
