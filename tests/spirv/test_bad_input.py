@@ -513,3 +513,35 @@ def test_escaped_bytes_in_a_string_are_kept():
     binary = spirvkit.assemble(SHADER + 'OpSourceExtension "a\udcffb"\n')
     assert b"a\xffb\x00" in binary
     assert 'OpSourceExtension "a\udcffb"' in spirvkit.disassemble(binary)
+
+
+# -- odd but accepted by SPIRV-Tools ------------------------------------------------------------------
+
+_PHI = SHADER + (
+    "%void = OpTypeVoid\n%u = OpTypeInt 32 0\n%c = OpConstant %u 1\n%fnt = OpTypeFunction %void\n"
+    "%f = OpFunction %void None %fnt\n%l = OpLabel\nOpBranch %m\n%m = OpLabel\n{phi}\nOpReturn\nOpFunctionEnd\n"
+)
+
+
+@pytest.mark.xfail(strict=True, reason="bug: OpPhi with an odd number of operands (half a value/parent pair) is rejected; spirv-as and spirv-dis accept it")
+@pytest.mark.parametrize("phi", ["%p = OpPhi %u %c %l %c", "%p = OpPhi %u %c"], ids=["three", "one"])
+def test_phi_with_an_odd_operand_count_is_read_like_spirv_tools(phi):
+    text = _PHI.format(phi=phi)
+    theirs = run_tool("spirv-as", ["-o", "-", "-"], text.encode())
+    assert theirs.returncode == 0
+    printed = run_tool("spirv-dis", ["--no-color", "-"], theirs.stdout)
+    assert printed.returncode == 0
+    assert spirvkit.disassemble(theirs.stdout) == printed.stdout.decode()
+    assert spirvkit.assemble(text)[12:] == theirs.stdout[12:]
+
+
+def test_switch_with_half_a_pair_is_rejected_like_spirv_as():
+    for line, location in [("OpSelectionMerge %m None\nOpSwitch %c %m 1", (13, 1)), ("OpSwitch %c %m 1 %m 2", (12, 1))]:
+        text = _PHI.format(phi=line)
+        run = run_tool("spirv-as", ["-o", "-", "-"], text.encode())
+        assert run.returncode != 0
+        m = re.match(r"error: (\d+): (\d+):", run.stderr.decode())
+        assert (int(m.group(1)), int(m.group(2))) == location
+        with pytest.raises(AssemblyError) as info:
+            spirvkit.assemble(text)
+        assert (info.value.line, info.value.column) == location
