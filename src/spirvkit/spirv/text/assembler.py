@@ -377,6 +377,12 @@ class Assembler:
             )
         return words
 
+    def string_words(self, value: str) -> list[int]:
+        try:
+            return encode_string(value)
+        except UnicodeEncodeError as e:  # a lone surrogate that stands for no byte
+            raise self.error(f"string literal holds a character UTF-8 cannot encode: {value[e.start]!r}") from None
+
     def immediate(self, token: str) -> int:
         try:
             value = _parse_c_integer(token[1:])
@@ -441,7 +447,7 @@ class Assembler:
                 raise self.error(f"expected a quoted literal string, found '{token}'")
             if self.opcode == 11:  # OpExtInstImport
                 self.ext_sets[words[1]] = self.grammar.ext_inst_set(value) or UnknownExtInstSet(value)
-            words.extend(encode_string(value))
+            words.extend(self.string_words(value))
             self.pos += 1
             return
         if kind == "LiteralInteger":
@@ -519,7 +525,7 @@ class Assembler:
             value = _unquote(token)
             if value is None:
                 raise self.error("unterminated string literal")
-            self.inst_words.extend(encode_string(value))
+            self.inst_words.extend(self.string_words(value))
             self.pos += 1
         else:
             self.number(token, infer_form(token))
