@@ -30,6 +30,7 @@ OP_SPEC_CONSTANT = 50
 OP_SPEC_CONSTANT_OP = 52
 OP_SWITCH = 251
 OP_EXT_INST_WITH_FORWARD_REFS = 4433
+EXT_INST_OPCODES = frozenset({OP_EXT_INST, OP_EXT_INST_WITH_FORWARD_REFS})
 
 
 class Operand(NamedTuple):
@@ -516,10 +517,3 @@ def split_instructions(words: list[int], start: int = HEADER_WORDS):
             )
         yield pos, end
         pos = end
-
-
-def decode_words(words: list[int], grammar: Grammar | None = None) -> list[Instruction]:
-    """Decode every instruction after the header."""
-    decoder = Decoder(grammar)
-    decode = decoder.decode
-    return [decode(words[pos:end], pos) for pos, end in split_instructions(words)]

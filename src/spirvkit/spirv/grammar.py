@@ -72,17 +72,35 @@ class OperandSpec:
     name: str = ""
 
 
-@dataclass(slots=True, eq=False)
-class Enumerant:
-    name: str
-    value: int
-    parameters: tuple[str, ...] = ()
+@dataclass(slots=True, eq=False, kw_only=True)
+class Availability:
+    """What enables an instruction or an enumerant: capabilities (any one of them), extensions,
+    the SPIR-V version range of the core, and its other names."""
+
     capabilities: tuple[str, ...] = ()
     extensions: tuple[str, ...] = ()
     version: Version | None = (1, 0)
     last_version: Version | None = None
     aliases: tuple[str, ...] = ()
     provisional: bool = False
+
+
+def _availability(entry: dict) -> dict:
+    return dict(
+        capabilities=_tuple(entry, "capabilities"),
+        extensions=_tuple(entry, "extensions"),
+        version=_version(entry.get("version", "1.0")),
+        last_version=_version(entry.get("lastVersion")),
+        aliases=_tuple(entry, "aliases"),
+        provisional=bool(entry.get("provisional", False)),
+    )
+
+
+@dataclass(slots=True, eq=False)
+class Enumerant(Availability):
+    name: str
+    value: int
+    parameters: tuple[str, ...] = ()
 
 
 @dataclass(slots=True, eq=False)
@@ -106,19 +124,13 @@ class OperandKind:
 
 
 @dataclass(slots=True, eq=False)
-class InstructionDesc:
+class InstructionDesc(Availability):
     """The grammar's description of one instruction (core or extended)."""
 
     opname: str
     opcode: int
     operands: tuple[OperandSpec, ...]
     klass: str = ""
-    capabilities: tuple[str, ...] = ()
-    extensions: tuple[str, ...] = ()
-    version: Version | None = (1, 0)
-    last_version: Version | None = None
-    aliases: tuple[str, ...] = ()
-    provisional: bool = False
     has_type: bool = field(init=False)
     has_result: bool = field(init=False)
 
@@ -160,12 +172,7 @@ def _enumerant(e: dict) -> Enumerant:
         name=e["enumerant"],
         value=int(value, 0) if isinstance(value, str) else int(value),
         parameters=tuple(p["kind"] for p in e.get("parameters", ())),
-        capabilities=_tuple(e, "capabilities"),
-        extensions=_tuple(e, "extensions"),
-        version=_version(e.get("version", "1.0")),
-        last_version=_version(e.get("lastVersion")),
-        aliases=_tuple(e, "aliases"),
-        provisional=bool(e.get("provisional", False)),
+        **_availability(e),
     )
 
 
@@ -190,12 +197,7 @@ def _instruction(i: dict) -> InstructionDesc:
             OperandSpec(o["kind"], o.get("quantifier", ""), o.get("name", "")) for o in i.get("operands", ())
         ),
         klass=i.get("class", ""),
-        capabilities=_tuple(i, "capabilities"),
-        extensions=_tuple(i, "extensions"),
-        version=_version(i.get("version", "1.0")),
-        last_version=_version(i.get("lastVersion")),
-        aliases=_tuple(i, "aliases"),
-        provisional=bool(i.get("provisional", False)),
+        **_availability(i),
     )
 
 

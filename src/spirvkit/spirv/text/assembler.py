@@ -14,10 +14,10 @@ import bisect
 import re
 
 from ...errors import AssemblyError
-from ..binary import MAGIC, UnknownExtInstSet, encode_string, float_form, words_to_bytes
+from ..binary import EXT_INST_OPCODES, MAGIC, UnknownExtInstSet, encode_string, float_form, words_to_bytes
 from ..grammar import ID_KINDS, Grammar, OperandSpec, load_grammar, mask_bits
 from ..target_env import DEFAULT_TARGET_ENV, spirv_version_for
-from .numbers import NumberError, _parse_c_integer, infer_form, parse_number
+from .numbers import NumberError, parse_c_integer, infer_form, parse_number
 
 #: The generator word spirvkit writes: tool id 0 (spirvkit has no registered tool id yet).
 GENERATOR_WORD = 0
@@ -127,7 +127,7 @@ class Assembler:
             for token in self.tokens:
                 if token.startswith("%") and _ID_RE.match(token, 1):
                     try:
-                        value = _parse_c_integer(token[1:])
+                        value = parse_c_integer(token[1:])
                     except NumberError:
                         continue
                     if 0 <= value < 1 << 32:
@@ -163,7 +163,7 @@ class Assembler:
             raise self.error(f"invalid id '{token}': ids are % followed by letters, digits and _", token_index)
         if self.preserved:
             try:
-                value = _parse_c_integer(name)
+                value = parse_c_integer(name)
             except NumberError:
                 value = None
             if value in self.preserved:
@@ -242,7 +242,6 @@ class Assembler:
         self.inst_words = words = [0]
         self.opcode = opcode = desc.opcode
         self.ext_set = None
-        self.result_token = result_token
         n = len(tokens)
         flags = self.starts_instruction
         named = self.named_ids
@@ -271,7 +270,7 @@ class Assembler:
                     value = named.get(token)
                     words.append(value if value is not None else self.id_operand(token, pos))
                     pos += 1
-                    if len(words) == 4 and opcode in (12, 4433):  # OpExtInst's set operand
+                    if len(words) == 4 and opcode in EXT_INST_OPCODES:  # OpExtInst's set operand
                         self.ext_set = self.ext_sets.get(words[3])
                         if self.ext_set is None:
                             raise self.error(f"{token} is not an imported extended instruction set", pos - 1)
@@ -319,7 +318,7 @@ class Assembler:
             return None
         get = self.named_ids.get
         ids = [get(t) for t in tokens[first:end]]
-        if None in ids or self.opcode_is_ext_inst(desc.opcode):
+        if None in ids or desc.opcode in EXT_INST_OPCODES:
             return None
         if result_at is not None:
             ids.insert(result_at, self.result_id(result_token))
@@ -327,10 +326,6 @@ class Assembler:
         self.pos = end
         self.record(desc, words, op_index)
         return words
-
-    @staticmethod
-    def opcode_is_ext_inst(opcode: int) -> bool:
-        return opcode in (12, 4433)
 
     def immediate_instruction(self) -> list[int]:
         start = self.pos
@@ -359,7 +354,7 @@ class Assembler:
         if m is None:
             raise self.error("expected OpUnknown(<opcode>, <word count>)", start)
         try:
-            opcode, count = _parse_c_integer(m.group(1)), _parse_c_integer(m.group(2))
+            opcode, count = parse_c_integer(m.group(1)), parse_c_integer(m.group(2))
         except NumberError:
             opcode = count = -1
         if not (0 <= opcode <= 0xFFFF and 0 <= count <= 0xFFFF):
@@ -385,7 +380,7 @@ class Assembler:
 
     def immediate(self, token: str) -> int:
         try:
-            value = _parse_c_integer(token[1:])
+            value = parse_c_integer(token[1:])
         except NumberError:
             value = -1
         if not 0 <= value < 1 << 32:
@@ -431,7 +426,7 @@ class Assembler:
         if kind in ID_KINDS:
             words.append(self.id_operand(token, self.pos))
             self.pos += 1
-            if self.opcode in (12, 4433) and len(words) == 4:
+            if self.opcode in EXT_INST_OPCODES and len(words) == 4:
                 ext_set = self.ext_sets.get(words[3])
                 if ext_set is None:
                     raise self.error(f"{token} is not an imported extended instruction set")

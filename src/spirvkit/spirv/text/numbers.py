@@ -96,7 +96,7 @@ def format_number(bits: int, form: str) -> str:
 _INT_RE = re.compile(r"[+-]?(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)\Z")
 
 
-def _parse_c_integer(text: str) -> int:
+def parse_c_integer(text: str) -> int:
     """``istream >> setbase(0)``: decimal, 0x hex or 0 octal, with optional sign."""
     if not _INT_RE.match(text):
         raise NumberError(f"invalid integer literal: {text}")
@@ -119,7 +119,7 @@ def parse_integer(text: str, width: int, signed: bool) -> int:
     negative = text.startswith("-")
     if negative and not signed:
         raise NumberError(f"cannot put a negative number in an unsigned literal: {text}")
-    value = _parse_c_integer(text)
+    value = parse_c_integer(text)
     if negative and value < -(1 << 63) or value >= (1 << 64):
         raise NumberError(f"integer {text} does not fit in 64 bits")
     is_hex = text[:2] in ("0x", "0X")
