@@ -1,31 +1,56 @@
 """spirvkit: the SPIR-V compute stack in Python.
 
-Assemble, disassemble and inspect SPIR-V modules (SPIRV-Tools-compatible text format)::
+Assemble, disassemble and inspect SPIR-V modules (SPIRV-Tools-compatible text format), and
+run OpenCL kernels on the CPU::
 
     import spirvkit
     binary = spirvkit.assemble(text, target_env="opencl2.2")
     module = spirvkit.Module.from_bytes(binary)
     print(spirvkit.disassemble(binary))
+
+    k = spirvkit.Program(binary).kernel("vadd")
+    k(n, None, a, b, c)          # numpy arrays in, results in c
 """
 
 from __future__ import annotations
 
-from .errors import AssemblyError, BinaryError, NotSupportedError, SpirvError, SpirvkitError
+__version__ = "0.1.0"  # before the imports: the kernel cache keys on it
+
+from .api import ArgInfo, Kernel, LocalMemory, Program
+from .errors import (
+    AssemblyError,
+    BinaryError,
+    ExecutionError,
+    KernelArgumentError,
+    KernelFault,
+    KernelInterrupted,
+    KernelTimeout,
+    NotSupportedError,
+    SpirvError,
+    SpirvkitError,
+)
 from .spirv.binary import Instruction, Operand
 from .spirv.grammar import load_grammar
 from .spirv.module import Module
 from .spirv.text.assembler import assemble
 from .spirv.text.disassembler import disassemble
 
-__version__ = "0.1.0"
-
 __all__ = [
+    "ArgInfo",
     "AssemblyError",
     "BinaryError",
+    "ExecutionError",
     "Instruction",
+    "Kernel",
+    "KernelArgumentError",
+    "KernelFault",
+    "KernelInterrupted",
+    "KernelTimeout",
+    "LocalMemory",
     "Module",
     "NotSupportedError",
     "Operand",
+    "Program",
     "SpirvError",
     "SpirvkitError",
     "__version__",

@@ -51,3 +51,29 @@ class NotSupportedError(SpirvkitError):
     def __init__(self, what: str):
         self.what = what
         super().__init__(f"not supported yet: {what}")
+
+
+class KernelArgumentError(SpirvkitError):
+    """A kernel launched with the wrong arguments or sizes; names the parameter at fault."""
+
+
+class ExecutionError(SpirvkitError):
+    """A kernel launch that stopped before finishing."""
+
+
+class KernelFault(ExecutionError):
+    """An out-of-bounds access: the launch stopped; the message says which kernel, work-item,
+    instruction, buffer and offset. The arrays outside the buffer were not touched."""
+
+    def __init__(self, message: str, *, kernel: str, global_id: tuple, site, buffer: str, offset: int, size: int):
+        self.kernel, self.global_id, self.site = kernel, global_id, site
+        self.buffer, self.offset, self.size = buffer, offset, size
+        super().__init__(message)
+
+
+class KernelTimeout(ExecutionError):
+    """A launch that ran past its ``timeout`` and was stopped."""
+
+
+class KernelInterrupted(ExecutionError):
+    """A launch stopped by Ctrl-C."""

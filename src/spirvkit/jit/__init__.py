@@ -1,0 +1,1 @@
+"""SPIR-V -> LLVM IR -> native code (llvmlite)."""

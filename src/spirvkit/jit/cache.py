@@ -1,0 +1,80 @@
+"""The compiled-kernel cache: in memory for the process, on disk across processes.
+
+Keyed by the module's bytes, the entry point, the specialization values, checked/unchecked,
+the target CPU and the versions of spirvkit and llvmlite. The disk cache lives in
+``$SPIRVKIT_CACHE_DIR`` (default ``~/.cache/spirvkit``); ``SPIRVKIT_CACHE=0`` disables it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+from pathlib import Path
+
+from .. import __version__
+from . import target
+from .compiler import CompiledKernel
+
+_memory: dict[str, CompiledKernel] = {}
+_lock = threading.Lock()
+
+
+def cache_key(module_bytes: bytes, name: str, checked: bool, spec_values: dict | None) -> str:
+    h = hashlib.sha256()
+    h.update(module_bytes)
+    meta = {"entry": name, "checked": checked, "spec": sorted((int(k), repr(v)) for k, v in (spec_values or {}).items()),
+            "target": target.describe(), "spirvkit": __version__}
+    h.update(json.dumps(meta, sort_keys=True).encode())
+    return h.hexdigest()
+
+
+def disk_directory() -> Path | None:
+    if os.environ.get("SPIRVKIT_CACHE", "1") == "0":
+        return None
+    root = os.environ.get("SPIRVKIT_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "spirvkit")
+    return Path(root) / "kernels"
+
+
+def lookup(key: str) -> CompiledKernel | None:
+    with _lock:
+        hit = _memory.get(key)
+    if hit is not None:
+        return hit
+    directory = disk_directory()
+    if directory is None:
+        return None
+    try:
+        meta = json.loads((directory / f"{key}.json").read_text())
+        obj = (directory / f"{key}.o").read_bytes()
+        kernel = CompiledKernel.from_metadata(meta, obj)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None   # absent or damaged: recompile
+    with _lock:
+        _memory[key] = kernel
+    return kernel
+
+
+def store(key: str, kernel: CompiledKernel) -> None:
+    with _lock:
+        _memory[key] = kernel
+    directory = disk_directory()
+    if directory is None:
+        return
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        # Write then rename, so a concurrent reader never sees half a file.
+        for suffix, data in ((".o", kernel.object), (".json", json.dumps(kernel.metadata()).encode())):
+            fd, tmp = tempfile.mkstemp(dir=directory)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, directory / f"{key}{suffix}")
+    except OSError:
+        pass   # a read-only home is no reason to fail a launch
+
+
+def clear_memory() -> None:
+    with _lock:
+        _memory.clear()

@@ -1,0 +1,69 @@
+"""SPIR-V kernel -> native code, with the facts the runtime needs to launch it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from ..errors import NotSupportedError, SpirvkitError
+from ..spirv.module import Module
+from . import target
+from .kernel import ArgSlot, KernelBuilder
+from .lowering import ModuleLowering, Site
+
+
+@dataclass
+class CompiledKernel:
+    name: str
+    object: bytes
+    checked: bool
+    slots: list[ArgSlot]
+    args_bytes: int
+    has_barriers: bool
+    sites: list[Site]
+    local_bytes: int                      # work-group variables (before __local arguments)
+    globals_bytes: int                    # program-scope variables
+    global_init: list[tuple[int, bytes]] = field(default_factory=list)
+
+    def metadata(self) -> dict:
+        return {
+            "name": self.name, "checked": self.checked, "args_bytes": self.args_bytes,
+            "has_barriers": self.has_barriers, "local_bytes": self.local_bytes,
+            "globals_bytes": self.globals_bytes,
+            "global_init": [(at, data.hex()) for at, data in self.global_init],
+            "slots": [s.to_json() for s in self.slots], "sites": [asdict(s) for s in self.sites],
+        }
+
+    @classmethod
+    def from_metadata(cls, meta: dict, obj: bytes) -> CompiledKernel:
+        return cls(meta["name"], obj, meta["checked"], [ArgSlot(**s) for s in meta["slots"]], meta["args_bytes"],
+                   meta["has_barriers"], [Site(**s) for s in meta["sites"]], meta["local_bytes"],
+                   meta["globals_bytes"], [(at, bytes.fromhex(h)) for at, h in meta["global_init"]])
+
+
+def check_kernel_module(module: Module) -> None:
+    """The execution environment the executor implements: Kernel entry points, physical
+    addressing, the OpenCL memory model."""
+    if module.memory_model not in ("OpenCL", None):
+        raise NotSupportedError(f"memory model {module.memory_model} (the CPU executor runs OpenCL kernels)")
+    if module.addressing_model not in ("Physical64", "Physical32", None):
+        raise NotSupportedError(f"addressing model {module.addressing_model} (kernels use Physical32/64)")
+
+
+def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | None = None):
+    """The LLVM module (as text) and the kernel facts, before native compilation."""
+    check_kernel_module(module)
+    entry = module.entry_point(name)
+    if entry is None or entry.execution_model != "Kernel":
+        kernels = [e.name for e in module.entry_points if e.execution_model == "Kernel"]
+        raise SpirvkitError(f"no kernel named {name!r}; the module's kernels: {', '.join(kernels) or 'none'}")
+    ml = ModuleLowering(module, target.target_data(), target.triple(), checked, spec_values)
+    kb = KernelBuilder(ml, entry.function)
+    kb.build()
+    return str(ml.llvm), ml, kb
+
+
+def compile_kernel(module: Module, name: str, checked: bool = True, spec_values: dict | None = None) -> CompiledKernel:
+    ir_text, ml, kb = lower_kernel(module, name, checked, spec_values)
+    obj = target.compile_ir(ir_text)
+    return CompiledKernel(name, obj, checked, kb.slots, kb.args_bytes, kb.has_barriers, ml.sites,
+                          ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init)

@@ -1,0 +1,402 @@
+"""Kernel entry code: the argument block, the work-group function and the launch driver.
+
+A kernel without barriers becomes a loop nest over the work-items of a group that calls the
+(inlined) kernel body, which LLVM can unroll and vectorise. A kernel with barriers becomes an
+LLVM coroutine per work-item (switch-resumed): the group function starts every work-item, then
+resumes them in turn, once per barrier, until all have finished. The frames live in an arena
+in the thread state; their size is learnt once with a probe call.
+
+Exported symbols: ``spirvkit_run(ctx, ts)`` takes work-groups from the context's dispenser
+until none is left or the launch aborts; ``spirvkit_probe(ts)`` (barrier kernels only) writes
+the coroutine frame size to the thread state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from llvmlite import ir
+
+from ..errors import NotSupportedError
+from .abi import CONTEXT, THREAD
+from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr
+from .types import SpvType
+
+RUN_SYMBOL, PROBE_SYMBOL = "spirvkit_run", "spirvkit_probe"
+
+
+class TokenType(ir.Type):
+    """LLVM's ``token`` type, which llvmlite.ir lacks (coroutine intrinsics use it)."""
+
+    def _to_string(self):
+        return "token"
+
+    def __eq__(self, other):
+        return isinstance(other, TokenType)
+
+    def __hash__(self):
+        return hash("token")
+
+
+TOKEN = TokenType()
+NO_TOKEN = ir.FormattedConstant(TOKEN, "none")
+
+
+@dataclass
+class ArgSlot:
+    """Where a kernel argument sits in the argument block, and what kind it is."""
+
+    index: int
+    name: str
+    kind: str              # 'buffer' (global/constant/generic pointer), 'local', 'value'
+    storage: str           # pointer storage class ('' for values)
+    offset: int            # byte offset in the argument block
+    size: int              # bytes in the block (values), pointee size (pointers)
+    type_id: int
+
+    def to_json(self) -> dict:
+        return self.__dict__.copy()
+
+
+def arg_layout(ml, spv_fn) -> tuple[list[ArgSlot], int]:
+    """The argument block layout of a kernel: slots and total size."""
+    slots, at = [], 0
+    fn_type = ml.types[spv_fn.function_type]
+    for i, (param, t) in enumerate(zip(spv_fn.parameters, fn_type.params)):
+        name = ml.module.name(param.words[2]) or f"arg{i}"
+        if t.kind == "pointer":
+            if t.storage == "Workgroup":
+                kind, size, align, slot_bytes = "local", 0, 8, 16
+            elif t.storage in ("CrossWorkgroup", "UniformConstant", "Generic"):
+                kind, size, align, slot_bytes = "buffer", 0, 8, 24
+            else:
+                raise NotSupportedError(f"kernel parameter {name} is a pointer to {t.storage} memory")
+            if t.elem is not None and t.elem.kind not in ("void", "opaque", "function"):
+                size = ml.types.size(t.elem)
+        elif t.kind in ("int", "float", "vector", "struct", "array", "bool"):
+            kind, size, align = "value", ml.types.size(t), ml.types.align(t)
+            slot_bytes = size
+        else:
+            raise NotSupportedError(f"kernel parameter {name} of type {t.kind} {t.name}".rstrip())
+        at = (at + align - 1) // align * align
+        slots.append(ArgSlot(i, name, kind, t.storage if t.kind == "pointer" else "", at, size, t.id))
+        at += slot_bytes
+    return slots, (at + 15) // 16 * 16
+
+
+def _word(b: ir.IRBuilder, base: ir.Value, index: int) -> ir.Value:
+    return b.gep(base, [ir.Constant(I64, index)], source_etype=I64)
+
+
+def _load_word(b, base, index):
+    return b.load(_word(b, base, index), typ=I64)
+
+
+class KernelBuilder:
+    """Builds the entry code of one kernel into a ModuleLowering's LLVM module."""
+
+    def __init__(self, ml, entry_fn_id: int):
+        self.ml = ml
+        self.spv_fn = ml.spv_functions[entry_fn_id]
+        self.fn_type: SpvType = ml.types[self.spv_fn.function_type]
+        self.slots, self.args_bytes = arg_layout(ml, self.spv_fn)
+        self.has_barriers = entry_fn_id in ml.barrier_functions
+
+    def build(self) -> None:
+        if self.has_barriers:
+            body = self._coroutine()
+            group = self._group_with_barriers(body)
+            self._probe(body)
+        else:
+            body = self.ml.function(self.spv_fn.id)
+            body.attributes.add("alwaysinline")
+            group = self._group_loop(body)
+        self._driver(group)
+
+    # ----- arguments ------------------------------------------------------------------------
+    def _load_args(self, b: ir.IRBuilder, ctx, ts) -> list[ir.Value]:
+        """The kernel's parameters as LLVM values, flattened as lowered functions take them."""
+        block = b.inttoptr(_load_word(b, ctx, CONTEXT["args"]), PTR)
+        values = []
+        for slot, t in zip(self.slots, self.fn_type.params):
+            at = b.gep(block, [ir.Constant(I64, slot.offset)], source_etype=I8)
+            if slot.kind == "buffer":
+                addr, base, end = (b.inttoptr(_load_word(b, at, k), PTR) for k in range(3))
+                values.extend([addr, base, end] if self.ml.checked else [addr])
+            elif slot.kind == "local":
+                local_base = b.inttoptr(_load_word(b, ts, THREAD["local_base"]), PTR)
+                addr = b.gep(local_base, [_load_word(b, at, 0)], source_etype=I8)
+                end = b.gep(addr, [_load_word(b, at, 1)], source_etype=I8)
+                values.extend([addr, addr, end] if self.ml.checked else [addr])
+            else:
+                values.append(b.load(at, typ=t.llvm, align=1))
+        return values
+
+    # ----- without barriers -----------------------------------------------------------------
+    def _group_loop(self, body: ir.Function) -> ir.Function:
+        """group(ctx, ts): for z, y, x in this group's local size: body(...)."""
+        fn = ir.Function(self.ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR]), name="spirvkit_group")
+        fn.linkage = "internal"
+        ctx, ts = fn.args
+        b = ir.IRBuilder(fn.append_basic_block("entry"))
+        args = self._load_args(b, ctx, ts)
+        sizes = [_load_word(b, ts, THREAD["local_size"] + d) for d in range(3)]
+
+        def nest(depth: int, ids: list):
+            if depth < 0:
+                b.call(body, [ctx, ts, ids[0], ids[1], ids[2], *args])
+                return
+            with _counted_loop(b, fn, sizes[depth], f"l{'xyz'[depth]}") as i:
+                ids[depth] = i
+                nest(depth - 1, ids)
+
+        nest(2, [None, None, None])
+        b.ret_void()
+        return fn
+
+    # ----- with barriers --------------------------------------------------------------------
+    def _coroutine(self) -> ir.Function:
+        """The kernel body as a work-item coroutine: co(ctx, ts, lx, ly, lz, mem, args...)."""
+        ml = self.ml
+        params = list(ml.hidden_types()) + [PTR]
+        for p in self.fn_type.params:
+            params.extend(ml.param_types(p))
+        fn = ir.Function(ml.llvm, ir.FunctionType(PTR, params), name="spirvkit_item")
+        fn.linkage = "internal"
+        # llvmlite does not know this attribute yet; LLVM's CoroSplit needs it.
+        fn.attributes._known = fn.attributes._known | {"presplitcoroutine"}
+        fn.attributes.add("presplitcoroutine")
+        args = list(fn.args)
+        ctx, ts, lx, ly, lz, mem = args[:6]
+        frame = CoroutineFrame(ml, fn, ctx, ts, mem)
+        values = ml.split_params(self.fn_type.params, args[6:])
+        fl = FunctionLowering(ml, self.spv_fn, fn, [ctx, ts, lx, ly, lz], values, coroutine=frame)
+        fl.bind_params()
+        start = frame.begin()
+        fl.alloca_builder = frame.alloca_builder
+        fl.return_block = frame.final_block
+        fl.return_phis = []
+        fl.lower_body(start, frame.entry)
+        frame.finish()
+        return fn
+
+    def _group_with_barriers(self, item: ir.Function) -> ir.Function:
+        fn = ir.Function(self.ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR]), name="spirvkit_group")
+        fn.linkage = "internal"
+        ctx, ts = fn.args
+        b = ir.IRBuilder(fn.append_basic_block("entry"))
+        args = self._load_args(b, ctx, ts)
+        sx, sy, sz = (_load_word(b, ts, THREAD["local_size"] + d) for d in range(3))
+        count = b.mul(b.mul(sx, sy), sz)
+        frames = b.inttoptr(_load_word(b, ts, THREAD["frames"]), PTR)
+        stride = _load_word(b, ts, THREAD["frame_bytes"])
+        done_fn = self.ml.llvm.declare_intrinsic("llvm.coro.done", [], ir.FunctionType(I1, [PTR]))
+        resume_fn = self.ml.llvm.declare_intrinsic("llvm.coro.resume", [], ir.FunctionType(ir.VoidType(), [PTR]))
+
+        # Start every work-item: each runs to its initial suspend point.
+        with _counted_loop(b, fn, count, "start") as i:
+            lx = b.urem(i, sx)
+            rest = b.udiv(i, sx)
+            ly = b.urem(rest, sy)
+            lz = b.udiv(rest, sy)
+            mem = b.gep(frames, [b.mul(i, stride)], source_etype=I8)
+            b.call(item, [ctx, ts, lx, ly, lz, mem, *args])
+
+        # Resume each one in turn, once per barrier, until they have all finished.
+        pending = b.alloca(I64)
+        phase = fn.append_basic_block("phase")
+        after = fn.append_basic_block("after_phase")
+        finished = fn.append_basic_block("finished")
+        b.branch(phase)
+        b.position_at_end(phase)
+        b.store(ir.Constant(I64, 0), pending)
+        with _counted_loop(b, fn, count, "resume") as i:
+            mem = b.gep(frames, [b.mul(i, stride)], source_etype=I8)
+            with b.if_then(b.not_(b.call(done_fn, [mem]))):
+                b.call(resume_fn, [mem])
+                with b.if_then(b.not_(b.call(done_fn, [mem]))):
+                    b.store(b.add(b.load(pending, typ=I64), ir.Constant(I64, 1)), pending)
+        b.branch(after)
+        b.position_at_end(after)
+        aborted = b.icmp_unsigned("!=", b.load_atomic(_word(b, ctx, CONTEXT["abort"]), "monotonic", 8, typ=I64),
+                                  ir.Constant(I64, 0))
+        all_done = b.icmp_unsigned("==", b.load(pending, typ=I64), ir.Constant(I64, 0))
+        b.cbranch(b.or_(aborted, all_done), finished, phase)
+        b.position_at_end(finished)
+        b.ret_void()
+        return fn
+
+    def _probe(self, item: ir.Function) -> None:
+        """spirvkit_probe(ctx, ts): runs a ramp with no frame so it reports the frame size (the
+        ramp stops at the initial suspend, before any kernel code; ctx is a zeroed context)."""
+        fn = ir.Function(self.ml.llvm, ir.FunctionType(PTR, [PTR, PTR]), name=PROBE_SYMBOL)
+        ctx, ts = fn.args
+        b = ir.IRBuilder(fn.append_basic_block("entry"))
+        args = [ir.Constant(t, None) for t in item.function_type.args[6:]]
+        zero = ir.Constant(I64, 0)
+        handle = b.call(item, [ctx, ts, zero, zero, zero, ir.Constant(PTR, None), *args])
+        b.ret(handle)
+
+    # ----- the launch driver ----------------------------------------------------------------
+    def _driver(self, group: ir.Function) -> None:
+        fn = ir.Function(self.ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR]), name=RUN_SYMBOL)
+        ctx, ts = fn.args
+        b = ir.IRBuilder(fn.append_basic_block("entry"))
+        loop = fn.append_basic_block("next")
+        work = fn.append_basic_block("work")
+        out = fn.append_basic_block("out")
+        total = _load_word(b, ctx, CONTEXT["total_groups"])
+        groups = [_load_word(b, ctx, CONTEXT["num_groups"] + d) for d in range(3)]
+        enq = [_load_word(b, ctx, CONTEXT["enqueued_local_size"] + d) for d in range(3)]
+        gsize = [_load_word(b, ctx, CONTEXT["global_size"] + d) for d in range(3)]
+        b.branch(loop)
+        b.position_at_end(loop)
+        aborted = b.icmp_unsigned("!=", b.load_atomic(_word(b, ctx, CONTEXT["abort"]), "monotonic", 8, typ=I64),
+                                  ir.Constant(I64, 0))
+        g = b.atomic_rmw("add", _word(b, ctx, CONTEXT["next_group"]), ir.Constant(I64, 1), "monotonic")
+        b.cbranch(b.or_(aborted, b.icmp_unsigned(">=", g, total)), out, work)
+        b.position_at_end(work)
+        gx = b.urem(g, groups[0])
+        rest = b.udiv(g, groups[0])
+        gy = b.urem(rest, groups[1])
+        gz = b.udiv(rest, groups[1])
+        for d, gid in enumerate((gx, gy, gz)):
+            b.store(gid, _word(b, ts, THREAD["group_id"] + d))
+            # The last group in a dimension may be smaller (non-uniform work-groups).
+            left = b.sub(gsize[d], b.mul(gid, enq[d]))
+            size = b.select(b.icmp_unsigned("<", left, enq[d]), left, enq[d])
+            b.store(size, _word(b, ts, THREAD["local_size"] + d))
+        b.call(group, [ctx, ts])
+        b.branch(loop)
+        b.position_at_end(out)
+        b.ret_void()
+
+
+class _counted_loop:
+    """``with _counted_loop(b, fn, n, name) as i:`` emits ``for (i = 0; i < n; i++)``."""
+
+    def __init__(self, b: ir.IRBuilder, fn: ir.Function, count: ir.Value, name: str):
+        self.b, self.fn, self.count, self.name = b, fn, count, name
+
+    def __enter__(self) -> ir.Value:
+        b = self.b
+        self.pre = b.block
+        self.head = self.fn.append_basic_block(f"{self.name}.head")
+        self.body = self.fn.append_basic_block(f"{self.name}.body")
+        self.exit = self.fn.append_basic_block(f"{self.name}.exit")
+        b.branch(self.head)
+        b.position_at_end(self.head)
+        self.i = b.phi(I64, name=self.name)
+        self.i.add_incoming(ir.Constant(I64, 0), self.pre)
+        b.cbranch(b.icmp_unsigned("<", self.i, self.count), self.body, self.exit)
+        b.position_at_end(self.body)
+        return self.i
+
+    def __exit__(self, *exc) -> None:
+        if exc[0] is not None:
+            return
+        b = self.b
+        nxt = b.add(self.i, ir.Constant(I64, 1))
+        self.i.add_incoming(nxt, b.block)
+        b.branch(self.head)
+        b.position_at_end(self.exit)
+
+
+class CoroutineFrame:
+    """The coroutine plumbing of a work-item: begin, suspend at barriers, final suspend."""
+
+    def __init__(self, ml, fn: ir.Function, ctx, ts, mem):
+        self.ml, self.fn, self.ctx, self.ts, self.mem = ml, fn, ctx, ts, mem
+        m = ml.llvm
+        self.id_fn = m.globals.get("llvm.coro.id") or ir.Function(
+            m, ir.FunctionType(TOKEN, [I32, PTR, PTR, PTR]), name="llvm.coro.id")
+        self.size_fn = m.globals.get("llvm.coro.size.i64") or ir.Function(
+            m, ir.FunctionType(I64, []), name="llvm.coro.size.i64")
+        self.begin_fn = m.globals.get("llvm.coro.begin") or ir.Function(
+            m, ir.FunctionType(PTR, [TOKEN, PTR]), name="llvm.coro.begin")
+        self.suspend_fn = m.globals.get("llvm.coro.suspend") or ir.Function(
+            m, ir.FunctionType(I8, [TOKEN, I1]), name="llvm.coro.suspend")
+        self.end_fn = m.globals.get("llvm.coro.end") or ir.Function(
+            m, ir.FunctionType(ir.VoidType(), [PTR, I1, TOKEN]), name="llvm.coro.end")
+        self.malloc = m.globals.get("malloc") or ir.Function(m, ir.FunctionType(PTR, [I64]), name="malloc")
+
+    def begin(self) -> ir.Block:
+        """Emits the ramp; returns the block where the kernel body starts."""
+        fn = self.fn
+        self.entry = fn.append_basic_block("entry")
+        probe = fn.append_basic_block("probe")
+        begin = fn.append_basic_block("begin")
+        b = ir.IRBuilder(self.entry)
+        null = ir.Constant(PTR, None)
+        token = b.call(self.id_fn, [ir.Constant(I32, 0), null, null, null])
+        size = b.call(self.size_fn, [])
+        b.cbranch(b.icmp_unsigned("==", self.mem, null), probe, begin)
+        b.position_at_end(probe)
+        b.store(size, _word(b, self.ts, THREAD["frame_need"]))
+        probe_mem = b.call(self.malloc, [size])
+        b.branch(begin)
+        b.position_at_end(begin)
+        mem = b.phi(PTR)
+        mem.add_incoming(self.mem, self.entry)
+        mem.add_incoming(probe_mem, probe)
+        self.token = token
+        self.handle = b.call(self.begin_fn, [token, mem])
+        # Shared exits: the suspend return path and the cleanup path.
+        self.ret_block = fn.append_basic_block("coro.ret")
+        self.cleanup = fn.append_basic_block("coro.cleanup")
+        self.final_block = fn.append_basic_block("coro.final")
+        rb = ir.IRBuilder(self.ret_block)
+        rb.call(self.end_fn, [self.handle, ir.Constant(I1, 0), NO_TOKEN])
+        rb.ret(self.handle)
+        ir.IRBuilder(self.cleanup).branch(self.ret_block)
+        # Allocas go in the ramp's entry, where CoroSplit expects them.
+        self.alloca_builder = ir.IRBuilder(self.entry)
+        self.alloca_builder.position_before(self.entry.instructions[0])
+        # Initial suspend: starting a work-item runs none of its code.
+        start = fn.append_basic_block("start")
+        self._suspend(b, start, final=False)
+        return start
+
+    def _suspend(self, b: ir.IRBuilder, resume: ir.Block, final: bool) -> None:
+        state = b.call(self.suspend_fn, [NO_TOKEN, ir.Constant(I1, int(final))])
+        switch = b.switch(state, self.ret_block)
+        switch.add_case(ir.Constant(I8, 0), resume if not final else self.cleanup)
+        switch.add_case(ir.Constant(I8, 1), self.cleanup)
+
+    def suspend(self, fl: FunctionLowering) -> None:
+        """A barrier: suspend the work-item; lowering continues where it resumes."""
+        after = self.fn.append_basic_block("barrier.resume")
+        self._suspend(fl.builder, after, final=False)
+        fl.builder.position_at_end(after)
+
+    def finish(self) -> None:
+        b = ir.IRBuilder(self.final_block)
+        self._suspend(b, self.cleanup, final=True)
+
+    def inline_call(self, fl: FunctionLowering, callee_id: int, args: list):
+        """Lowers a call to a function that reaches a barrier inline, inside the coroutine."""
+        ml = self.ml
+        spv_fn = ml.spv_functions[callee_id]
+        fn_type = ml.types[spv_fn.function_type]
+        cont = self.fn.append_basic_block(f"ret{callee_id}")
+        start = self.fn.append_basic_block(f"call{callee_id}")
+        inner = FunctionLowering(ml, spv_fn, self.fn, [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz], args, coroutine=self)
+        inner.bind_params()
+        inner.alloca_builder = fl.alloca_builder
+        inner.return_block = cont
+        rb = ir.IRBuilder(cont)
+        ret = fn_type.ret
+        if ret.kind == "void":
+            inner.return_phis = []
+        elif ret.kind == "pointer":
+            inner.return_phis = [rb.phi(PTR) for _ in range(3 if ml.checked else 1)]
+        else:
+            inner.return_phis = [rb.phi(ret.llvm)]
+        fl.builder.branch(start)
+        inner.lower_body(start, None)
+        fl.builder.position_at_end(cont)
+        if ret.kind == "void":
+            return None
+        if ret.kind == "pointer":
+            return Ptr(*inner.return_phis)
+        return inner.return_phis[0]

@@ -1,0 +1,280 @@
+"""Lowering a SPIR-V module (one kernel and what it reaches) to an LLVM module.
+
+``ModuleLowering`` owns everything module-wide: the type table, constants, program-scope and
+work-group variables, the lowered functions and the fault-site table. The kernel entry code
+(work-item loops, barriers, the work-group driver) is in :mod:`.kernel`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from llvmlite import ir
+
+from ..errors import NotSupportedError
+from ..spirv.module import Function, Module
+from . import ops_arith, ops_composite, ops_control, ops_convert, ops_memory, ops_atomic, ops_ext  # noqa: F401 (register handlers)
+from .constants import CONSTANT_OPS, OP_UNDEF, ConstantEvaluator
+from .function import I64, PTR, BuiltinPtr, FunctionLowering, Ptr
+from .runtime_ir import RuntimeFunctions
+from .types import SpvType, TypeTable
+
+OP_VARIABLE, OP_FUNCTION_CALL, OP_CONTROL_BARRIER = 59, 57, 224
+
+
+@dataclass
+class Site:
+    """Where a fault can happen: reported back to the user when one does."""
+
+    kind: str              # 'load', 'store', 'atomic', 'copy'
+    opname: str
+    word_offset: int
+    function: str
+    line: str | None = None   # OpLine source location, when the module has one
+
+
+@dataclass
+class VariableLayout:
+    """Program-scope (CrossWorkgroup) and work-group variables: offsets in their blocks."""
+
+    globals_bytes: int = 0
+    global_offsets: dict[int, int] = field(default_factory=dict)
+    global_init: list[tuple[int, bytes]] = field(default_factory=list)
+    local_bytes: int = 0
+    local_offsets: dict[int, int] = field(default_factory=dict)
+
+
+class ModuleLowering:
+    def __init__(self, module: Module, target_data, triple: str, checked: bool,
+                 spec_values: dict | None = None):
+        self.module = module
+        self.checked = checked
+        self.types = TypeTable(module, target_data)
+        self.constants = ConstantEvaluator(module, self.types, spec_values)
+        self.llvm = ir.Module(name="spirvkit")
+        self.llvm.triple = triple
+        self.llvm.data_layout = str(target_data)
+        self.sites: list[Site] = []
+        self.functions: dict[int, ir.Function] = {}
+        self.spv_functions = {f.id: f for f in module.functions}
+        self.builtins = self._builtin_variables()
+        self.layout = self._variable_layout()
+        self._globals: dict[int, ir.GlobalVariable] = {}
+        self.rt = RuntimeFunctions(self)
+        self.contraction_off: set[int] = set()
+        self.lines = self._line_table()
+        self.barrier_functions = self._functions_with_barriers()
+
+    # ----- module facts ---------------------------------------------------------------------
+    def _builtin_variables(self) -> dict[int, str]:
+        grammar_builtins = None
+        from ..spirv.grammar import load_grammar
+
+        grammar_builtins = load_grammar().operand_kinds["BuiltIn"].by_value
+        found = {}
+        for inst in self.module.section("annotations"):
+            if inst.opcode == 71 and inst.words[2] == 11:  # OpDecorate %v BuiltIn <b>
+                found[inst.words[1]] = grammar_builtins[inst.words[3]].name
+        return found
+
+    def _variable_layout(self) -> VariableLayout:
+        layout = VariableLayout()
+        for inst in self.module.section("types_values"):
+            if inst.opcode != OP_VARIABLE:
+                continue
+            var_id = inst.words[2]
+            ptr_t = self.types[inst.words[1]]
+            storage = ptr_t.storage
+            pointee = ptr_t.elem
+            if storage == "CrossWorkgroup":
+                size, align = self.types.size(pointee), max(self.types.align(pointee), 16)
+                at = _align(layout.globals_bytes, align)
+                layout.global_offsets[var_id] = at
+                layout.globals_bytes = at + size
+                if len(inst.words) > 4:
+                    value = self.constants.value(inst.words[4])
+                    layout.global_init.append((at, self.constants.to_bytes(value, pointee)))
+            elif storage == "Workgroup":
+                size, align = self.types.size(pointee), max(self.types.align(pointee), 16)
+                at = _align(layout.local_bytes, align)
+                layout.local_offsets[var_id] = at
+                layout.local_bytes = at + size
+        layout.globals_bytes = _align(layout.globals_bytes, 16)
+        layout.local_bytes = _align(layout.local_bytes, 64)
+        return layout
+
+    def _line_table(self) -> dict[int, str]:
+        """Word offset of each instruction -> 'file:line:col' of the OpLine in force."""
+        table: dict[int, str] = {}
+        strings = {i.words[1]: i.value(1) for i in self.module.section("debug") if i.opcode == 11}
+        current = None
+        for fn in self.module.functions:
+            for block in fn.blocks:
+                current = None
+                for inst in block.instructions:
+                    if inst.opcode == 8:  # OpLine
+                        current = f"{strings.get(inst.words[1], '?')}:{inst.words[2]}:{inst.words[3]}"
+                    elif inst.opcode == 317:  # OpNoLine
+                        current = None
+                    elif current:
+                        table[inst.offset] = current
+        return table
+
+    def _functions_with_barriers(self) -> set[int]:
+        """Functions that execute a control barrier, directly or through a call."""
+        direct, calls = set(), {}
+        for fn in self.module.functions:
+            callees = set()
+            for block in fn.blocks:
+                for inst in block.instructions:
+                    if inst.opcode == OP_CONTROL_BARRIER:
+                        direct.add(fn.id)
+                    elif inst.opcode == OP_FUNCTION_CALL:
+                        callees.add(inst.words[3])
+            calls[fn.id] = callees
+        result, changed = set(direct), True
+        while changed:
+            changed = False
+            for fid, callees in calls.items():
+                if fid not in result and callees & result:
+                    result.add(fid)
+                    changed = True
+        return result
+
+    # ----- sites ----------------------------------------------------------------------------
+    def site(self, inst, kind: str, fn: Function) -> int:
+        self.sites.append(Site(kind, inst.opname, inst.offset, self.module.name(fn.id) or f"%{fn.id}",
+                               self.lines.get(inst.offset)))
+        return len(self.sites) - 1
+
+    def storage_name(self, value: int) -> str:
+        from ..spirv.grammar import load_grammar
+
+        enumerant = load_grammar().operand_kinds["StorageClass"].by_value.get(value)
+        return enumerant.name if enumerant else str(value)
+
+    def runtime(self, name: str) -> ir.Function:
+        return self.rt.get(name)
+
+    # ----- module-level values --------------------------------------------------------------
+    def global_value(self, value_id: int, fl: FunctionLowering):
+        """Constants, module-scope variables: lowered on first use in each function."""
+        inst = self.module.definition(value_id)
+        if inst is None:
+            raise NotSupportedError(f"a use of %{value_id} before its definition")
+        op = inst.opcode
+        if op in CONSTANT_OPS:
+            t = self.types[inst.words[1]]
+            if op == 45:
+                raise NotSupportedError("OpConstantSampler (images and samplers)")
+            if t.kind == "pointer":   # OpConstantNull / OpUndef pointer
+                null = ir.Constant(PTR, None)
+                value = Ptr(null, null, null) if self.checked else Ptr(null)
+            else:
+                value = self.constants.llvm(value_id, t) if op != OP_UNDEF else ir.Constant(t.llvm, None)
+            fl.set(value_id, value)
+            return value
+        if op == OP_VARIABLE:
+            value = self._module_variable(inst, fl)
+            fl.set(value_id, value)
+            return value
+        raise NotSupportedError(f"a use of %{value_id} ({inst.opname}) outside its function")
+
+    def _module_variable(self, inst, fl: FunctionLowering):
+        var_id = inst.words[2]
+        ptr_t = self.types[inst.words[1]]
+        storage, pointee = ptr_t.storage, ptr_t.elem
+        b = fl.builder_at_entry()
+        if storage == "Input":
+            if var_id not in self.builtins:
+                raise NotSupportedError("an Input variable that is not a BuiltIn")
+            return BuiltinPtr(self.builtins[var_id])
+        size = ir.Constant(I64, self.types.size(pointee))
+        if storage == "CrossWorkgroup":
+            base = b.inttoptr(fl.context_word("globals", builder=b), PTR)
+            addr = b.gep(base, [ir.Constant(I64, self.layout.global_offsets[var_id])], source_etype=ir.IntType(8))
+        elif storage == "Workgroup":
+            base = b.inttoptr(fl.thread_word("local_base", builder=b), PTR)
+            addr = b.gep(base, [ir.Constant(I64, self.layout.local_offsets[var_id])], source_etype=ir.IntType(8))
+        elif storage == "UniformConstant":
+            if len(inst.words) <= 4:
+                raise NotSupportedError("a UniformConstant variable without an initializer (images, samplers)")
+            addr = self._constant_global(inst, pointee)
+        else:
+            raise NotSupportedError(f"module-scope {storage} variables")
+        if not self.checked:
+            return Ptr(addr)
+        end = b.gep(addr, [size], source_etype=ir.IntType(8))
+        return Ptr(addr, addr, end)
+
+    def _constant_global(self, inst, pointee: SpvType) -> ir.GlobalVariable:
+        var_id = inst.words[2]
+        gv = self._globals.get(var_id)
+        if gv is None:
+            gv = ir.GlobalVariable(self.llvm, pointee.llvm, name=f"const{var_id}")
+            gv.global_constant = True
+            gv.linkage = "internal"
+            gv.initializer = self.constants.llvm(inst.words[4], pointee)
+            gv.align = max(self.types.align(pointee), 16)
+            self._globals[var_id] = gv
+        return gv
+
+    # ----- functions ------------------------------------------------------------------------
+    def hidden_types(self) -> list[ir.Type]:
+        return [PTR, PTR, I64, I64, I64]
+
+    def param_types(self, spv_type: SpvType) -> list[ir.Type]:
+        if spv_type.kind == "pointer":
+            return [PTR, PTR, PTR] if self.checked else [PTR]
+        return [spv_type.llvm]
+
+    def return_type(self, spv_type: SpvType) -> ir.Type:
+        if spv_type.kind == "pointer":
+            return ir.LiteralStructType([PTR, PTR, PTR]) if self.checked else PTR
+        return spv_type.llvm
+
+    def function(self, fn_id: int) -> ir.Function:
+        """The LLVM function for a SPIR-V function, lowered on first request."""
+        llvm_fn = self.functions.get(fn_id)
+        if llvm_fn is not None:
+            return llvm_fn
+        spv_fn = self.spv_functions.get(fn_id)
+        if spv_fn is None:
+            raise NotSupportedError(f"a call to %{fn_id}, which is not a function defined in the module")
+        if not spv_fn.blocks:
+            raise NotSupportedError(f"a call to imported function %{fn_id} (linkage)")
+        fn_type = self.types[spv_fn.function_type]
+        llvm_params = list(self.hidden_types())
+        for p in fn_type.params:
+            llvm_params.extend(self.param_types(p))
+        fnty = ir.FunctionType(self.return_type(fn_type.ret), llvm_params)
+        llvm_fn = ir.Function(self.llvm, fnty, name=f"spv{fn_id}")
+        llvm_fn.linkage = "internal"
+        self.functions[fn_id] = llvm_fn
+        args = list(llvm_fn.args)
+        hidden, rest = args[:5], args[5:]
+        params = self.split_params(fn_type.params, rest)
+        fl = FunctionLowering(self, spv_fn, llvm_fn, hidden, params)
+        entry = llvm_fn.append_basic_block("entry")
+        fl.bind_params()
+        fl.lower_body(entry, entry)
+        return llvm_fn
+
+    def split_params(self, param_types: list[SpvType], values: list[ir.Value]) -> list:
+        out, i = [], 0
+        for p in param_types:
+            if p.kind == "pointer":
+                if self.checked:
+                    out.append(Ptr(values[i], values[i + 1], values[i + 2]))
+                    i += 3
+                else:
+                    out.append(Ptr(values[i]))
+                    i += 1
+            else:
+                out.append(values[i])
+                i += 1
+        return out
+
+
+def _align(n: int, a: int) -> int:
+    return (n + a - 1) // a * a

@@ -1,0 +1,31 @@
+"""OpExtInst: dispatch to the extended instruction set's lowering module."""
+
+from __future__ import annotations
+
+from ..errors import NotSupportedError
+from .function import FunctionLowering, Ptr, handles
+
+
+@handles("OpExtInst")
+def lower_ext_inst(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    ext_set = inst.ext_set
+    set_name = getattr(ext_set, "import_name", None) or fl.ml.module.ext_inst_imports.get(w[3], "?")
+    if set_name.startswith("NonSemantic."):
+        return  # no semantic effect by definition (debug info, shader-debug printf ...)
+    if set_name != "OpenCL.std":
+        raise NotSupportedError(f"extended instruction set {set_name}")
+    desc = ext_set.by_opcode.get(w[4]) if hasattr(ext_set, "by_opcode") else None
+    if desc is None:
+        raise NotSupportedError(f"OpenCL.std instruction {w[4]}")
+    name = desc.opname
+    args = []
+    for arg_id in w[5:]:
+        value = fl.get(arg_id)
+        if isinstance(value, Ptr):
+            raise NotSupportedError(f"OpenCL.std {name} (pointer operands)")
+        args.append(fl.value(arg_id))
+    from .opencl_std import lower_opencl_std
+
+    result_t = fl.type(w[1])
+    fl.set(w[2], lower_opencl_std(fl.builder, name, result_t.llvm, args))

@@ -1,0 +1,218 @@
+"""Memory: variables, loads, stores, access chains, copies, pointer comparisons.
+
+Every load, store and copy goes through :meth:`FunctionLowering.check_access` in checked mode.
+A pointer kept in a private variable (the ``%p.addr`` slots of unoptimised code) keeps its
+region in two shadow slots next to the variable, so loading it back does not lose its bounds.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from ..errors import NotSupportedError
+from . import builtins
+from .function import I32, I64, PTR, BuiltinPtr, FunctionLowering, Ptr, handles
+from .intrinsics import intrinsic, store_atomic
+
+_VOLATILE, _ALIGNED = 0x1, 0x2
+
+
+def memory_access(words: list[int], at: int) -> tuple[bool, int | None]:
+    """(volatile, alignment) from an optional MemoryAccess operand starting at ``at``."""
+    if at >= len(words):
+        return False, None
+    mask = words[at]
+    return bool(mask & _VOLATILE), (words[at + 1] if mask & _ALIGNED else None)
+
+
+@handles("OpVariable")
+def lower_variable(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    ptr_t = fl.type(w[1])
+    if ptr_t.storage != "Function":
+        raise NotSupportedError(f"a function-scope OpVariable in storage class {ptr_t.storage}")
+    pointee = ptr_t.elem
+    ab = fl.alloca_builder
+    slot = ab.alloca(pointee.llvm)
+    slot.align = max(fl.types.align(pointee), 4)
+    if len(w) > 4:
+        init = fl.get(w[4])
+        ab.store(init.addr if isinstance(init, Ptr) else init, slot)
+    if not fl.checked:
+        fl.set(w[2], Ptr(slot))
+        return
+    end = ab.gep(slot, [ir.Constant(I64, fl.types.size(pointee))], source_etype=ir.IntType(8))
+    fl.set(w[2], Ptr(slot, slot, end))
+    if pointee.kind == "pointer":
+        shadow = (ab.alloca(PTR), ab.alloca(PTR))
+        null = ir.Constant(PTR, None)
+        init = fl.get(w[4]) if len(w) > 4 else None
+        for s, part in zip(shadow, (init.base, init.end) if isinstance(init, Ptr) and init.base is not None
+                           else (null, null)):
+            ab.store(part, s)
+        fl.pointer_shadows[w[2]] = shadow
+
+
+def _alignment(fl: FunctionLowering, t, explicit: int | None) -> int:
+    return explicit or fl.types.align(t)
+
+
+@handles("OpLoad")
+def lower_load(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    t = fl.type(w[1])
+    ptr = fl.pointer(w[3])
+    if isinstance(ptr, BuiltinPtr):
+        fl.set(w[2], builtins.load(fl, ptr, t))
+        return
+    volatile, align = memory_access(w, 4)
+    fl.set(w[2], load(fl, ptr, t, align, volatile, shadow=fl.pointer_shadows.get(w[3])))
+
+
+def _emit_load(fl: FunctionLowering, ptr: Ptr, llvm_t, size: int, align: int, volatile: bool):
+    # A volatile load must happen exactly as written: a relaxed atomic load gives that (llvmlite
+    # cannot spell 'load volatile').
+    if volatile and size in (1, 2, 4, 8) and align >= size:
+        return fl.builder.load_atomic(ptr.addr, "monotonic", align, typ=llvm_t)
+    return fl.builder.load(ptr.addr, typ=llvm_t, align=align)
+
+
+def load(fl: FunctionLowering, ptr: Ptr, t, align=None, volatile=False, shadow=None):
+    b = fl.builder
+    llvm_t = PTR if t.kind == "pointer" else t.llvm
+    size = fl.types.size(t)
+    if fl.checked:
+        fl.check_access(ptr, size, "load")
+        value = fl.join_access(_emit_load(fl, ptr, llvm_t, size, _alignment(fl, t, align), volatile))
+    else:
+        value = _emit_load(fl, ptr, llvm_t, size, _alignment(fl, t, align), volatile)
+    if t.kind != "pointer":
+        return value
+    if not fl.checked:
+        return Ptr(value)
+    if shadow is not None:
+        return Ptr(value, b.load(shadow[0], typ=PTR), b.load(shadow[1], typ=PTR))
+    return fl.ptr_from_address(value)
+
+
+@handles("OpStore")
+def lower_store(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    ptr = fl.pointer(w[1])
+    if isinstance(ptr, BuiltinPtr):
+        raise NotSupportedError(f"a store to the BuiltIn variable {ptr.builtin}")
+    value = fl.get(w[2])
+    t = fl.types[fl.ml.module.type_of(w[2]).result_id] if not isinstance(value, Ptr) else None
+    volatile, align = memory_access(w, 3)
+    store(fl, ptr, value, t, align, volatile)
+    shadow = fl.pointer_shadows.get(w[1])
+    if shadow is not None:
+        p = fl.pointer(w[2])
+        null = ir.Constant(PTR, None)
+        fl.builder.store(p.base if p.base is not None else null, shadow[0])
+        fl.builder.store(p.end if p.end is not None else null, shadow[1])
+
+
+def store(fl: FunctionLowering, ptr: Ptr, value, t, align=None, volatile=False) -> None:
+    b = fl.builder
+    if isinstance(value, Ptr):
+        raw, size, natural = value.addr, 8, 8
+    else:
+        raw, size, natural = value, fl.types.size(t), fl.types.align(t)
+    if fl.checked:
+        fl.check_access(ptr, size, "store")
+    if volatile and size in (1, 2, 4, 8) and (align or natural) >= size:
+        store_atomic(b, raw, ptr.addr, "monotonic", align or natural)   # see _emit_load
+    else:
+        b.store(raw, ptr.addr, align=align or natural)
+    if fl.checked:
+        fl.join_access()
+
+
+def _pointee(fl: FunctionLowering, pointer_id: int):
+    ptr_t = fl.types[fl.ml.module.type_of(pointer_id).result_id]
+    if ptr_t.elem is None:
+        raise NotSupportedError(f"a pointer to an unknown type (%{ptr_t.pointee_id})")
+    return ptr_t.elem
+
+
+def _index(fl: FunctionLowering, value_id: int) -> ir.Value:
+    """An array/vector index as i64 (SPIR-V indices are signed)."""
+    v = fl.value(value_id)
+    if v.type.width < 64:
+        return fl.builder.sext(v, I64)
+    return v
+
+
+@handles("OpAccessChain", "OpInBoundsAccessChain", "OpPtrAccessChain", "OpInBoundsPtrAccessChain")
+def lower_access_chain(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    base = fl.pointer(w[3])
+    indices = list(w[4:])
+    has_element = inst.opname in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain")
+    if isinstance(base, BuiltinPtr):
+        if has_element or len(indices) != 1 or base.index is not None:
+            raise NotSupportedError(f"{inst.opname} into the BuiltIn variable {base.builtin}")
+        fl.set(w[2], BuiltinPtr(base.builtin, fl.value(indices[0])))
+        return
+    pointee = _pointee(fl, w[3])
+    gep_indices = [_index(fl, indices.pop(0)) if has_element else ir.Constant(I64, 0)]
+    current = pointee
+    for index_id in indices:
+        if current.kind == "struct":
+            member = fl.ml.constants.value(index_id)
+            gep_indices.append(ir.Constant(I32, member))
+            current = current.members[member]
+        elif current.kind in ("array", "vector"):
+            gep_indices.append(_index(fl, index_id))
+            current = current.elem
+        else:
+            raise NotSupportedError(f"{inst.opname} indexing into a {current.kind}")
+    # Without checks, the InBounds forms promise what LLVM's inbounds means; with checks a
+    # wrong promise must still reach the check, so no inbounds there.
+    inbounds = inst.opname.startswith("OpInBounds") and not fl.checked
+    addr = fl.builder.gep(base.addr, gep_indices, inbounds=inbounds, source_etype=pointee.llvm)
+    fl.set(w[2], base.moved(addr))
+
+
+@handles("OpCopyMemory", "OpCopyMemorySized")
+def lower_copy_memory(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    target, source = fl.pointer(w[1]), fl.pointer(w[2])
+    b = fl.builder
+    if inst.opname == "OpCopyMemorySized":
+        size = fl.value(w[3])
+        if size.type.width < 64:
+            size = b.zext(size, I64)
+    else:
+        size = ir.Constant(I64, fl.types.size(_pointee(fl, w[1])))
+    if fl.checked:
+        fl.check_access(target, size, "copy")
+        outer = fl._access
+        fl.check_access(source, size, "copy")
+    memmove = intrinsic(fl.ml.llvm, "llvm.memmove", ir.VoidType(), [PTR, PTR, I64, ir.IntType(1)],
+                        overloads=[PTR, PTR, I64])
+    b.call(memmove, [target.addr, source.addr, size, ir.Constant(ir.IntType(1), 0)])
+    if fl.checked:
+        fl.join_access()
+        fl._access = outer
+        fl.join_access()
+
+
+@handles("OpPtrEqual", "OpPtrNotEqual")
+def lower_ptr_compare(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    a, c = fl.pointer(w[3]).addr, fl.pointer(w[4]).addr
+    op = "==" if inst.opname == "OpPtrEqual" else "!="
+    fl.set(w[2], fl.builder.icmp_unsigned(op, a, c))
+
+
+@handles("OpPtrDiff")
+def lower_ptr_diff(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    b = fl.builder
+    a = b.ptrtoint(fl.pointer(w[3]).addr, I64)
+    c = b.ptrtoint(fl.pointer(w[4]).addr, I64)
+    size = fl.types.size(_pointee(fl, w[3])) or 1
+    diff = b.sdiv(b.sub(a, c), ir.Constant(I64, size))
+    fl.set(w[2], b.trunc(diff, fl.type(w[1]).llvm) if fl.type(w[1]).width < 64 else diff)

@@ -1,0 +1,174 @@
+"""SPIR-V types as the JIT sees them: the LLVM type, and what lowering needs to know.
+
+Memory layout is LLVM's for the target's data layout, which is the C layout OpenCL asks for
+(a 3-component vector occupies the size and alignment of 4 components).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from llvmlite import ir
+
+from ..errors import NotSupportedError
+from ..spirv.grammar import load_grammar
+from ..spirv.module import Module
+
+OP_TYPE_VOID, OP_TYPE_BOOL, OP_TYPE_INT, OP_TYPE_FLOAT = 19, 20, 21, 22
+OP_TYPE_VECTOR, OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY, OP_TYPE_STRUCT = 23, 28, 29, 30
+OP_TYPE_POINTER, OP_TYPE_FUNCTION, OP_TYPE_FORWARD_POINTER = 32, 33, 39
+OP_TYPE_EVENT, OP_TYPE_DEVICE_EVENT, OP_TYPE_RESERVE_ID, OP_TYPE_QUEUE = 34, 35, 36, 37
+OP_TYPE_OPAQUE, OP_TYPE_UNTYPED_POINTER = 31, 4417
+
+_FLOAT_TYPES = {16: ir.HalfType(), 32: ir.FloatType(), 64: ir.DoubleType()}
+
+
+@dataclass
+class SpvType:
+    """One SPIR-V type. ``kind`` is 'void', 'bool', 'int', 'float', 'vector', 'array', 'struct',
+    'pointer', 'function', 'event' or 'opaque'."""
+
+    id: int
+    kind: str
+    llvm: ir.Type
+    width: int = 0                       # int/float bit width
+    signed: bool = False                 # OpTypeInt signedness (informative only in kernels)
+    elem: SpvType | None = None          # vector/array element, pointee
+    count: int = 0                       # vector/array length (0 for runtime arrays)
+    members: list[SpvType] = field(default_factory=list)
+    storage: str = ""                    # pointer storage class
+    params: list[SpvType] = field(default_factory=list)  # function parameter types
+    ret: SpvType | None = None           # function return type
+    pointee_id: int = 0                  # pointer: the pointee's id (resolves forward pointers)
+    name: str = ""                       # opaque/unsupported types: the defining opcode
+
+    @property
+    def scalar(self) -> SpvType:
+        """The component type of a vector, the type itself otherwise."""
+        return self.elem if self.kind == "vector" else self
+
+    @property
+    def is_float(self) -> bool:
+        return self.scalar.kind == "float"
+
+    @property
+    def is_int(self) -> bool:
+        return self.scalar.kind == "int"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.scalar.kind == "bool"
+
+    def __repr__(self):
+        return f"<SpvType %{self.id} {self.kind}>"
+
+
+class TypeTable:
+    """Every type of a module, built once, indexed by result id."""
+
+    def __init__(self, module: Module, target_data):
+        self.module = module
+        self.target_data = target_data
+        self.types: dict[int, SpvType] = {}
+        self._structs: dict[int, ir.Type] = {}
+        self._storage = load_grammar().operand_kinds["StorageClass"].by_value
+        for inst in module.section("types_values"):
+            if inst.opcode in _TYPE_OPS:
+                self._define(inst)
+        for t in self.types.values():  # pointers declared with OpTypeForwardPointer
+            if t.kind == "pointer" and t.elem is None:
+                t.elem = self.types.get(t.pointee_id)
+
+    def __getitem__(self, type_id: int) -> SpvType:
+        try:
+            return self.types[type_id]
+        except KeyError:
+            raise NotSupportedError(f"type %{type_id} (not a type the executor knows)") from None
+
+    def get(self, type_id: int) -> SpvType | None:
+        return self.types.get(type_id)
+
+    def size(self, t: SpvType) -> int:
+        return t.llvm.get_abi_size(self.target_data)
+
+    def align(self, t: SpvType) -> int:
+        return t.llvm.get_abi_alignment(self.target_data)
+
+    def member_offset(self, t: SpvType, index: int) -> int:
+        return _element_offset(t.llvm, index, self.target_data)
+
+    def _define(self, inst) -> None:
+        w, op = inst.words, inst.opcode
+        rid = inst.result_id
+        if op == OP_TYPE_VOID:
+            t = SpvType(rid, "void", ir.VoidType())
+        elif op == OP_TYPE_BOOL:
+            t = SpvType(rid, "bool", ir.IntType(1), width=1)
+        elif op == OP_TYPE_INT:
+            t = SpvType(rid, "int", ir.IntType(w[2]), width=w[2], signed=bool(w[3]))
+        elif op == OP_TYPE_FLOAT:
+            if len(w) > 3:
+                raise NotSupportedError(f"OpTypeFloat with an encoding ({inst.opname})")
+            if w[2] not in _FLOAT_TYPES:
+                raise NotSupportedError(f"OpTypeFloat {w[2]}")
+            t = SpvType(rid, "float", _FLOAT_TYPES[w[2]], width=w[2])
+        elif op == OP_TYPE_VECTOR:
+            elem = self[w[2]]
+            t = SpvType(rid, "vector", ir.VectorType(elem.llvm, w[3]), elem=elem, count=w[3])
+        elif op == OP_TYPE_ARRAY:
+            elem = self[w[2]]
+            n = self._constant_int(w[3])
+            t = SpvType(rid, "array", ir.ArrayType(self._memory_type(elem), n), elem=elem, count=n)
+        elif op == OP_TYPE_RUNTIME_ARRAY:
+            elem = self[w[2]]
+            t = SpvType(rid, "array", ir.ArrayType(self._memory_type(elem), 0), elem=elem, count=0)
+        elif op == OP_TYPE_STRUCT:
+            members = [self[m] for m in w[2:]]
+            packed = self.module.has_decoration(rid, "CPacked")
+            llvm = ir.LiteralStructType([self._memory_type(m) for m in members], packed=packed)
+            t = SpvType(rid, "struct", llvm, members=members)
+        elif op == OP_TYPE_POINTER:
+            storage = self._storage[w[2]].name
+            pointee = self.types.get(w[3])  # may be a forward reference (OpTypeForwardPointer)
+            t = SpvType(rid, "pointer", ir.PointerType(), elem=pointee, storage=storage, pointee_id=w[3])
+        elif op == OP_TYPE_FORWARD_POINTER:
+            return
+        elif op == OP_TYPE_FUNCTION:
+            ret = self[w[2]]
+            params = [self[p] for p in w[3:]]
+            t = SpvType(rid, "function", ir.VoidType(), ret=ret, params=params)
+        elif op in (OP_TYPE_EVENT, OP_TYPE_DEVICE_EVENT, OP_TYPE_RESERVE_ID, OP_TYPE_QUEUE, OP_TYPE_OPAQUE):
+            t = SpvType(rid, "opaque", ir.PointerType(), name=inst.opname)
+        else:
+            t = SpvType(rid, "unsupported", ir.VoidType(), name=inst.opname)
+        self.types[rid] = t
+
+    @staticmethod
+    def _memory_type(t: SpvType) -> ir.Type:
+        # A bool in memory takes a byte; LLVM's i1 already has a 1-byte alloc size.
+        return t.llvm
+
+    def _constant_int(self, const_id: int) -> int:
+        inst = self.module.definition(const_id)
+        if inst is None or inst.opcode not in (43, 50):  # OpConstant, OpSpecConstant
+            raise NotSupportedError(f"array length %{const_id} that is not an integer constant")
+        return inst.value(2)
+
+
+_TYPE_OPS = {OP_TYPE_VOID, OP_TYPE_BOOL, OP_TYPE_INT, OP_TYPE_FLOAT, OP_TYPE_VECTOR, OP_TYPE_ARRAY,
+             OP_TYPE_RUNTIME_ARRAY, OP_TYPE_STRUCT, OP_TYPE_POINTER, OP_TYPE_FUNCTION, OP_TYPE_FORWARD_POINTER,
+             OP_TYPE_EVENT, OP_TYPE_DEVICE_EVENT, OP_TYPE_RESERVE_ID, OP_TYPE_QUEUE, OP_TYPE_OPAQUE,
+             25, 26, 27, 38, 322, 323}  # image, sampler, sampled image, pipe, pipe storage, named barrier
+
+
+def _element_offset(struct: ir.Type, index: int, target_data) -> int:
+    """Byte offset of member ``index`` of an LLVM literal struct under C layout rules."""
+    offset = 0
+    for i, member in enumerate(struct.elements):
+        if not struct.packed:
+            align = member.get_abi_alignment(target_data)
+            offset = (offset + align - 1) // align * align
+        if i == index:
+            return offset
+        offset += member.get_abi_size(target_data)
+    raise IndexError(index)

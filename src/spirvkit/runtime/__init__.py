@@ -1,0 +1,1 @@
+"""Launching compiled kernels: argument binding, NDRange, worker threads, faults."""

@@ -1,0 +1,172 @@
+"""Binding host values to kernel parameters: the argument block and the region table.
+
+Buffers are passed zero-copy: the block holds the array's address and its [base, end) region,
+which is what checked code compares every access against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import KernelArgumentError, SpirvkitError
+from ..jit.constants import coerce
+from ..jit.kernel import ArgSlot
+from ..jit.types import SpvType, TypeTable
+
+_DTYPES = {("int", 8): np.int8, ("int", 16): np.int16, ("int", 32): np.int32, ("int", 64): np.int64,
+           ("float", 16): np.float16, ("float", 32): np.float32, ("float", 64): np.float64, ("bool", 1): np.bool_}
+
+
+class LocalMemory:
+    """A ``__local`` pointer argument: ``nbytes`` of work-group memory, fresh for each group."""
+
+    def __init__(self, nbytes: int):
+        if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes < 1:
+            raise KernelArgumentError(f"LocalMemory needs a positive number of bytes, got {nbytes!r}")
+        self.nbytes = int(nbytes)
+
+    def __repr__(self):
+        return f"LocalMemory({self.nbytes})"
+
+
+@dataclass
+class BoundArgs:
+    block: np.ndarray                    # the argument block (bytes)
+    regions: list[tuple[int, int, str]]  # (base, end, description) of every buffer
+    local_args: list[tuple[int, int]]    # (offset in the local block, size) of each __local argument
+    local_bytes: int                     # static work-group variables + __local arguments
+    keep: list                           # objects that must outlive the launch
+
+
+def scalar_dtype(t: SpvType):
+    return _DTYPES.get((t.kind, t.width))
+
+
+def describe(slot: ArgSlot) -> str:
+    return f"argument {slot.index} ({slot.name!r})"
+
+
+def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, static_local: int) -> BoundArgs:
+    if len(args) != len(slots):
+        names = ", ".join(s.name for s in slots)
+        raise KernelArgumentError(f"the kernel takes {len(slots)} argument(s) ({names}), {len(args)} given")
+    block = np.zeros(max(args_bytes, 16), np.uint8)
+    words = block.view(np.uint64)
+    regions, local_args, keep = [], [], []
+    local_at = static_local
+    for slot, value in zip(slots, args):
+        t = types[slot.type_id]
+        where = describe(slot)
+        if slot.kind == "buffer":
+            array = _buffer(value, slot, t, where)
+            base = array.ctypes.data
+            end = base + array.nbytes
+            words[slot.offset // 8: slot.offset // 8 + 3] = (base, base, end)
+            regions.append((base, end, f"{where}, a {array.nbytes}-byte buffer"))
+            keep.append(array)
+        elif slot.kind == "local":
+            if not isinstance(value, LocalMemory):
+                raise KernelArgumentError(f"{where} is a __local pointer: pass spirvkit.LocalMemory(nbytes), "
+                                          f"not {type(value).__name__}")
+            local_at = (local_at + 127) // 128 * 128
+            words[slot.offset // 8: slot.offset // 8 + 2] = (local_at, value.nbytes)
+            local_args.append((local_at, value.nbytes))
+            local_at += value.nbytes
+        else:
+            data = _value_bytes(value, t, where, types)
+            block[slot.offset: slot.offset + len(data)] = np.frombuffer(data, np.uint8)
+    return BoundArgs(block, regions, local_args, (local_at + 63) // 64 * 64, keep)
+
+
+def _buffer(value, slot: ArgSlot, t: SpvType, where: str) -> np.ndarray:
+    if isinstance(value, LocalMemory):
+        raise KernelArgumentError(f"{where} is a {_space(slot.storage)} pointer; LocalMemory is only for __local ones")
+    if not isinstance(value, np.ndarray):
+        raise KernelArgumentError(f"{where} is a {_space(slot.storage)} pointer: pass a numpy array, "
+                                  f"not {type(value).__name__}")
+    if not (value.flags.c_contiguous or value.flags.f_contiguous):
+        raise KernelArgumentError(f"{where}: the array must be contiguous (use np.ascontiguousarray)")
+    if slot.storage != "UniformConstant" and not value.flags.writeable:
+        raise KernelArgumentError(f"{where}: the array is read-only but the kernel may write through a "
+                                  f"{_space(slot.storage)} pointer")
+    align = _alignment(t)
+    if value.nbytes and value.ctypes.data % align:
+        raise KernelArgumentError(f"{where}: the array's data is not aligned to {align} bytes, which its "
+                                  f"element type needs")
+    return value
+
+
+def _alignment(t: SpvType) -> int:
+    elem = t.elem
+    if elem is None or elem.kind in ("void", "opaque"):
+        return 1
+    try:
+        from ..jit import target
+
+        return elem.llvm.get_abi_alignment(target.target_data())
+    except Exception:  # noqa: BLE001 - unsized pointee (e.g. an opaque struct): no requirement
+        return 1
+
+
+def _space(storage: str) -> str:
+    return {"CrossWorkgroup": "__global", "UniformConstant": "__constant", "Workgroup": "__local",
+            "Generic": "generic"}.get(storage, storage)
+
+
+def _value_bytes(value, t: SpvType, where: str, types: TypeTable) -> bytes:
+    size = types.size(t)
+    if isinstance(value, (np.ndarray, np.void)) and getattr(value, "dtype", None) is not None \
+            and value.dtype.names is not None:
+        if t.kind != "struct":
+            raise KernelArgumentError(f"{where} is a {_type_name(t)}, got a structured value")
+        data = value.tobytes()
+        if len(data) != size:
+            raise KernelArgumentError(f"{where}: the struct is {size} bytes in the kernel, the value "
+                                      f"{len(data)} bytes (check field types, order and padding)")
+        return data
+    if t.kind in ("int", "float", "bool"):
+        if isinstance(value, np.ndarray) and value.ndim == 0:
+            value = value[()]
+        if isinstance(value, (np.ndarray, list, tuple)):
+            raise KernelArgumentError(f"{where} is a {_type_name(t)} scalar, got {type(value).__name__}")
+        try:
+            v = coerce(value, t, where)
+        except SpirvkitError as exc:
+            raise KernelArgumentError(str(exc)) from None
+        return np.array(v if t.kind != "int" else v, dtype=_unsigned(t) if t.kind == "int" else scalar_dtype(t)) \
+            .tobytes()
+    if t.kind == "vector":
+        dtype = scalar_dtype(t.elem)
+        array = np.asarray(value)
+        if array.shape != (t.count,):
+            raise KernelArgumentError(f"{where} is a {_type_name(t)}: pass an array of {t.count} elements, "
+                                      f"got shape {array.shape}")
+        data = bytearray(size)
+        for i, element in enumerate(array.tolist()):
+            b = _value_bytes(element, t.elem, f"{where}[{i}]", types)
+            step = np.dtype(dtype).itemsize
+            data[i * step:(i + 1) * step] = b
+        return bytes(data)
+    if t.kind in ("struct", "array"):
+        data = bytes(np.asarray(value).tobytes()) if isinstance(value, (np.ndarray, np.void)) else None
+        if data is None or len(data) != size:
+            raise KernelArgumentError(f"{where} is a {size}-byte {t.kind}: pass a numpy structured value "
+                                      f"of exactly that size")
+        return data
+    raise KernelArgumentError(f"{where}: parameters of type {t.kind} are not supported")
+
+
+def _unsigned(t: SpvType):
+    return {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[t.width]
+
+
+def _type_name(t: SpvType) -> str:
+    if t.kind == "vector":
+        return f"{_type_name(t.elem)}{t.count}"
+    if t.kind == "int":
+        return {8: "char", 16: "short", 32: "int", 64: "long"}.get(t.width, f"i{t.width}")
+    if t.kind == "float":
+        return {16: "half", 32: "float", 64: "double"}[t.width]
+    return t.kind

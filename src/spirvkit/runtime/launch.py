@@ -1,0 +1,185 @@
+"""Running a compiled kernel over an NDRange on all cores.
+
+Each worker thread calls the kernel's ``spirvkit_run(ctx, ts)``, which takes work-groups from
+an atomic dispenser in the launch context until none is left. ctypes releases the GIL for the
+call, so the threads run truly in parallel. The main thread only waits: it is the one that
+sees Ctrl-C and the timeout, and it stops the launch by setting the context's abort word,
+which the JIT'd code polls at every loop back edge and between work-groups.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import ctypes
+import os
+import threading
+import time
+
+import numpy as np
+
+from ..errors import KernelFault, KernelInterrupted, KernelTimeout
+from ..jit.abi import ABORT_CANCEL, ABORT_FAULT, CONTEXT, THREAD
+from ..jit.compiler import CompiledKernel
+from ..jit.kernel import PROBE_SYMBOL, RUN_SYMBOL
+from ..jit.target import LoadedObject
+from .args import BoundArgs
+from .ndrange import NDRange
+
+_RUN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+_PROBE = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+_libc = ctypes.CDLL(None)
+_libc.free.argtypes = [ctypes.c_void_p]
+
+_pool_lock = threading.Lock()
+_pool: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+def worker_count() -> int:
+    env = os.environ.get("SPIRVKIT_THREADS")
+    if env and env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def _workers() -> concurrent.futures.ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = concurrent.futures.ThreadPoolExecutor(worker_count(), thread_name_prefix="spirvkit")
+        return _pool
+
+
+class LoadedKernel:
+    """A compiled kernel linked into the process, with reusable per-thread scratch memory."""
+
+    def __init__(self, compiled: CompiledKernel):
+        self.compiled = compiled
+        self.object = LoadedObject(compiled.object)
+        self.run = _RUN(self.object.address(RUN_SYMBOL))
+        self.frame_bytes = 0
+        if compiled.has_barriers:
+            self.frame_bytes = self._probe_frame_size()
+        self._scratch: list[dict] = []
+
+    def _probe_frame_size(self) -> int:
+        probe = _PROBE(self.object.address(PROBE_SYMBOL))
+        ctx = np.zeros(CONTEXT["_words"], np.int64)
+        ts = np.zeros(THREAD["_words"], np.int64)
+        handle = probe(ctx.ctypes.data, ts.ctypes.data)
+        if handle:
+            _libc.free(handle)
+        return (int(ts[THREAD["frame_need"]]) + 63) // 64 * 64
+
+    def scratch(self, count: int, local_bytes: int, items: int) -> list[dict]:
+        """Thread states, local memory and frame arenas for ``count`` workers."""
+        while len(self._scratch) < count:
+            self._scratch.append({"ts": np.zeros(THREAD["_words"], np.int64),
+                                  "local": np.zeros(0, np.uint8), "frames": np.zeros(0, np.uint8)})
+        frames_needed = self.frame_bytes * items
+        for s in self._scratch[:count]:
+            if s["local"].nbytes < local_bytes + 128:
+                s["local"] = np.zeros(local_bytes + 128, np.uint8)
+            if s["frames"].nbytes < frames_needed:
+                s["frames"] = np.zeros(frames_needed + 64, np.uint8)
+            ts = s["ts"]
+            ts[:] = 0
+            ts[THREAD["local_base"]] = _aligned(s["local"], 128)
+            ts[THREAD["local_bytes"]] = local_bytes
+            ts[THREAD["frames"]] = _aligned(s["frames"], 64)
+            ts[THREAD["frame_bytes"]] = self.frame_bytes
+        return self._scratch[:count]
+
+
+def _aligned(array: np.ndarray, align: int) -> int:
+    """The first ``align``-aligned address in ``array`` (allocated with ``align`` bytes spare)."""
+    addr = array.ctypes.data
+    return (addr + align - 1) // align * align
+
+
+def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_block: np.ndarray | None,
+           timeout: float | None, name: str) -> None:
+    compiled = kernel.compiled
+    ctx = np.zeros(CONTEXT["_words"], np.int64)
+    ctx[CONTEXT["work_dim"]] = ndrange.work_dim
+    ctx[CONTEXT["global_size"]: CONTEXT["global_size"] + 3] = ndrange.global_size
+    ctx[CONTEXT["global_offset"]: CONTEXT["global_offset"] + 3] = ndrange.global_offset
+    ctx[CONTEXT["enqueued_local_size"]: CONTEXT["enqueued_local_size"] + 3] = ndrange.local_size
+    ctx[CONTEXT["num_groups"]: CONTEXT["num_groups"] + 3] = ndrange.num_groups
+    ctx[CONTEXT["total_groups"]] = ndrange.total_groups
+    ctx[CONTEXT["args"]] = bound.block.ctypes.data
+    regions = list(bound.regions)
+    if globals_block is not None and globals_block.nbytes:
+        base = globals_block.ctypes.data
+        ctx[CONTEXT["globals"]] = base
+        regions.append((base, base + globals_block.nbytes, "program-scope variables"))
+    table = np.array([(b, e) for b, e, _ in regions] or [(0, 0)], np.uint64)
+    ctx[CONTEXT["regions"]] = table.ctypes.data
+    ctx[CONTEXT["region_count"]] = len(regions)
+
+    count = min(worker_count(), ndrange.total_groups)
+    scratch = kernel.scratch(count, bound.local_bytes, ndrange.group_items)
+    ctx_addr = ctx.ctypes.data
+    futures = [_workers().submit(kernel.run, ctx_addr, s["ts"].ctypes.data) for s in scratch[:count]]
+    deadline = None if timeout is None else time.monotonic() + float(timeout)
+    stopped = None
+    try:
+        while True:
+            wait = 0.05 if deadline is None else max(0.0, min(0.05, deadline - time.monotonic()))
+            done, pending = concurrent.futures.wait(futures, timeout=wait)
+            if not pending:
+                break
+            if deadline is not None and time.monotonic() >= deadline and stopped is None:
+                stopped = "timeout"
+                ctx[CONTEXT["abort"]] = ABORT_CANCEL
+    except KeyboardInterrupt:
+        stopped = "interrupt"
+        ctx[CONTEXT["abort"]] = ABORT_CANCEL
+        concurrent.futures.wait(futures)
+    for f in futures:
+        f.result()
+
+    abort = int(ctx[CONTEXT["abort"]])
+    if abort == ABORT_FAULT:
+        raise _fault(ctx, compiled, bound, regions, scratch, name)
+    if stopped == "timeout":
+        raise KernelTimeout(f"kernel {name!r} ran longer than its timeout of {timeout} s and was stopped")
+    if stopped == "interrupt":
+        raise KernelInterrupted(f"kernel {name!r} was interrupted (Ctrl-C)")
+
+
+def _fault(ctx: np.ndarray, compiled: CompiledKernel, bound: BoundArgs, regions, scratch, name: str) -> KernelFault:
+    site = compiled.sites[int(ctx[CONTEXT["fault_site"]])]
+    gid = tuple(int(v) for v in ctx[CONTEXT["fault_global_id"]: CONTEXT["fault_global_id"] + 3])
+    addr, base, end, size = (int(np.uint64(ctx[CONTEXT[k]])) for k in
+                             ("fault_address", "fault_base", "fault_end", "fault_size"))
+    buffer = _describe_region(base, end, regions, bound, scratch, compiled)
+    offset = addr - base
+    what = {"load": "read", "store": "write", "atomic": "atomic access", "copy": "copy"}.get(site.kind, site.kind)
+    if base == end:
+        detail = f"through a pointer that points into no buffer (address {addr:#x})"
+    else:
+        detail = f"of {size} byte(s) at byte offset {offset} of {buffer} ({end - base} bytes)"
+    where = f"{site.opname} at word {site.word_offset} in function {site.function}"
+    if site.line:
+        where = f"{site.line}: {where}"
+    message = (f"out-of-bounds {what} in kernel {name!r}, work-item global id {gid}: {detail}\n"
+               f"  instruction: {where}")
+    return KernelFault(message, kernel=name, global_id=gid, site=site, buffer=buffer, offset=offset, size=size)
+
+
+def _describe_region(base: int, end: int, regions, bound: BoundArgs, scratch, compiled) -> str:
+    for b, e, description in regions:
+        if b == base and e == end:
+            return description.split(",")[0]
+    for s in scratch:
+        local = int(s["ts"][THREAD["local_base"]])
+        if local <= base < local + bound.local_bytes:
+            at = base - local
+            for i, (offset, size) in enumerate(bound.local_args):
+                if offset == at:
+                    return f"__local argument #{i} ({size} bytes)"
+            return "a __local variable"
+    return "a private variable"
