@@ -1,12 +1,13 @@
 """The compiled-kernel cache: in memory for the process, on disk across processes.
 
 Keyed by the module's bytes, the entry point, the specialization values, checked/unchecked,
-the target CPU and the versions of spirvkit and llvmlite. The disk cache lives in
+the target CPU, the versions of spirvkit and llvmlite and a hash of the code generator. The disk cache lives in
 ``$SPIRVKIT_CACHE_DIR`` (default ``~/.cache/spirvkit``); ``SPIRVKIT_CACHE=0`` disables it.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -22,11 +23,21 @@ _memory: dict[str, CompiledKernel] = {}
 _lock = threading.Lock()
 
 
+@functools.cache
+def _code_fingerprint() -> str:
+    """A hash of the code generator's own source, so a changed spirvkit (a new release or a
+    development edit) never reuses objects compiled by an older one."""
+    h = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def cache_key(module_bytes: bytes, name: str, checked: bool, spec_values: dict | None) -> str:
     h = hashlib.sha256()
     h.update(module_bytes)
     meta = {"entry": name, "checked": checked, "spec": sorted((int(k), repr(v)) for k, v in (spec_values or {}).items()),
-            "target": target.describe(), "spirvkit": __version__}
+            "target": target.describe(), "spirvkit": __version__, "code": _code_fingerprint()}
     h.update(json.dumps(meta, sort_keys=True).encode())
     return h.hexdigest()
 

@@ -206,11 +206,12 @@ class FunctionLowering:
         addr = b.ptrtoint(ptr.addr, I64)
         base = b.ptrtoint(ptr.base, I64)
         end = b.ptrtoint(ptr.end, I64)
-        # addr >= base and addr + size <= end, with addr + size computed without wrapping.
+        # base <= addr <= end and size <= end - addr (no addr + size, which could wrap).
         ok_low = b.icmp_unsigned(">=", addr, base)
+        ok_end = b.icmp_unsigned("<=", addr, end)
         room = b.sub(end, addr)
         ok_high = b.icmp_unsigned("<=", size, room)
-        ok = b.and_(ok_low, ok_high)
+        ok = b.and_(b.and_(ok_low, ok_end), ok_high)
         ok_block = self.fn.append_basic_block("in_bounds")
         bad_block = self.fn.append_basic_block("fault")
         join = self.fn.append_basic_block("access_done")

@@ -106,7 +106,9 @@ class LoadedObject:
         tm = _new_target_machine()   # the engine takes ownership of its target machine
         with _lock:
             self.engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), tm)
-            self.engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+            objref = llvm.ObjectFileRef.from_data(obj)
+            self.engine.add_object_file(objref)
+            objref._owned = True   # the engine took the object file over: do not free it twice
             self.engine.finalize_object()
 
     def address(self, symbol: str) -> int:
