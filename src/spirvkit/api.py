@@ -79,11 +79,11 @@ class Program:
             k = self._kernels[name] = Kernel(self, name)
         return k
 
-    def _compiled(self, name: str, checked: bool) -> CompiledKernel:
-        key = cache.cache_key(self._bytes, name, checked, self.spec_constants)
+    def _compiled(self, name: str, mode: str) -> CompiledKernel:
+        key = cache.cache_key(self._bytes, name, mode, self.spec_constants)
         compiled = cache.lookup(key)
         if compiled is None:
-            compiled = compile_kernel(self.module, name, checked, self.spec_constants)
+            compiled = compile_kernel(self.module, name, mode, self.spec_constants)
             cache.store(key, compiled)
         return compiled
 
@@ -107,7 +107,7 @@ class Kernel:
     def __init__(self, program: Program, name: str):
         self.program = program
         self.name = name
-        self._loaded: dict[bool, LoadedKernel] = {}
+        self._loaded: dict[str, LoadedKernel] = {}
         self._lock = threading.Lock()
         entry = program.module.entry_point(name)
         fn = next(f for f in program.module.functions if f.id == entry.function)
@@ -115,16 +115,16 @@ class Kernel:
         self.required_local_size = _required_local_size(program.module, entry.function)
         self.args = _arg_infos(program, name, fn)
 
-    def _loaded_kernel(self, checked: bool) -> LoadedKernel:
+    def _loaded_kernel(self, mode: str) -> LoadedKernel:
         with self._lock:
-            loaded = self._loaded.get(checked)
+            loaded = self._loaded.get(mode)
             if loaded is None:
-                loaded = self._loaded[checked] = LoadedKernel(self.program._compiled(self.name, checked))
+                loaded = self._loaded[mode] = LoadedKernel(self.program._compiled(self.name, mode))
             return loaded
 
     def compile(self, unchecked: bool = False) -> Kernel:
         """Compiles now rather than at the first launch."""
-        self._loaded_kernel(not unchecked)
+        self._loaded_kernel("unchecked" if unchecked else "checked")
         return self
 
     def __call__(self, global_size, local_size=None, *args, global_offset=None, unchecked: bool = False,
@@ -132,10 +132,11 @@ class Kernel:
         ndrange = make_ndrange(global_size, local_size, global_offset, self.required_local_size)
         if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
             raise KernelArgumentError(f"timeout must be a positive number of seconds, got {timeout!r}")
-        loaded = self._loaded_kernel(not unchecked)
+        loaded = self._loaded_kernel("unchecked" if unchecked else "checked")
         compiled = loaded.compiled
         bound = bind(compiled.slots, compiled.args_bytes, self.program.types, args, compiled.local_bytes)
-        launch(loaded, ndrange, bound, self.program._globals_block(compiled), timeout, self.name)
+        launch(loaded, ndrange, bound, self.program._globals_block(compiled), timeout, self.name,
+               locate=lambda: self._loaded_kernel("report"))
 
     def __repr__(self):
         params = ", ".join(f"{a.type} {a.name}" for a in self.args)

@@ -73,6 +73,41 @@ def _cmd_info(args) -> int:
     return 0
 
 
+def _cmd_run(args) -> int:
+    import numpy as np
+
+    from .api import Program
+    from .run_args import output_path, parse_arg, parse_sizes, summarize
+
+    program = Program(args.input)
+    names = program.kernel_names
+    name = args.kernel
+    if name is None:
+        if len(names) != 1:
+            raise SpirvkitError(f"the module has {len(names)} kernels ({', '.join(names) or 'none'}): "
+                                f"choose one with --kernel")
+        name = names[0]
+    kernel = program.kernel(name)
+    specs = args.arg or []
+    if len(specs) != len(kernel.args):
+        listed = ", ".join(f"{a.type} {a.name}" for a in kernel.args)
+        raise SpirvkitError(f"kernel {name}({listed}) takes {len(kernel.args)} argument(s); "
+                            f"{len(specs)} --arg given")
+    values = [parse_arg(spec, program, kernel, i) for i, spec in enumerate(specs)]
+    kernel(parse_sizes(args.global_size, "--global"), parse_sizes(args.local_size, "--local"), *values,
+           global_offset=parse_sizes(args.offset, "--offset"), unchecked=args.unchecked, timeout=args.timeout)
+    if args.out:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+    for info, value in zip(kernel.args, values):
+        if isinstance(value, np.ndarray) and info.address_space in ("global", "generic"):
+            print(summarize(f"{info.name} ({info.type})", value))
+            if args.out:
+                path = output_path(args.out, info.index, info.name)
+                np.save(path, value)
+                print(f"  written to {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="spirvkit",
@@ -128,6 +163,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("input", help="binary module ('-' for standard input)")
     p.add_argument("--version", action="version", version=f"spirvkit info {__version__}")
     p.set_defaults(func=_cmd_info)
+
+    from .run_args import __doc__ as arg_forms
+
+    p = sub.add_parser(
+        "run",
+        help="run an OpenCL kernel from a SPIR-V module on the CPU",
+        description="Run one kernel of a SPIR-V module on the CPU and print (and save) its outputs.",
+        epilog=arg_forms.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("input", help="SPIR-V binary (.spv)")
+    p.add_argument("--kernel", "-k", help="kernel name (default: the module's only kernel)")
+    p.add_argument("--global", dest="global_size", required=True, metavar="X[,Y[,Z]]", help="global size")
+    p.add_argument("--local", dest="local_size", metavar="X[,Y[,Z]]", help="local size (default: runtime picks)")
+    p.add_argument("--offset", metavar="X[,Y[,Z]]", help="global offset")
+    p.add_argument("--arg", "-a", action="append", metavar="SPEC", help="one per kernel parameter, in order")
+    p.add_argument("--out", "-o", metavar="DIR", help="write every __global buffer to DIR/<index>_<name>.npy")
+    p.add_argument("--unchecked", action="store_true", help="no bounds checks (faster; unsafe on bad kernels)")
+    p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the kernel after this long")
+    p.add_argument("--version", action="version", version=f"spirvkit run {__version__}")
+    p.set_defaults(func=_cmd_run)
     return parser
 
 

@@ -39,6 +39,7 @@ CONTEXT = _layout([
     ("fault_base", 1),
     ("fault_end", 1),
     ("fault_size", 1),
+    ("fault_group", 1),      # linear id of the group whose flag was found set (checked mode)
 ])
 
 # Thread state: what changes from one work-group to the next.
@@ -50,6 +51,7 @@ THREAD = _layout([
     ("frames", 1),           # arena for the work-items' coroutine frames (kernels with barriers)
     ("frame_bytes", 1),      # the stride of one frame in that arena
     ("frame_need", 1),       # written by the frame-size probe
+    ("fault_flag", 1),       # set by checked code on an out-of-bounds access
 ])
 
 # Abort codes written to CONTEXT["abort"].

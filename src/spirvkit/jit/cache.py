@@ -1,6 +1,6 @@
 """The compiled-kernel cache: in memory for the process, on disk across processes.
 
-Keyed by the module's bytes, the entry point, the specialization values, checked/unchecked,
+Keyed by the module's bytes, the entry point, the specialization values, the checking mode,
 the target CPU, the versions of spirvkit and llvmlite and a hash of the code generator. The disk cache lives in
 ``$SPIRVKIT_CACHE_DIR`` (default ``~/.cache/spirvkit``); ``SPIRVKIT_CACHE=0`` disables it.
 """
@@ -33,10 +33,10 @@ def _code_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
-def cache_key(module_bytes: bytes, name: str, checked: bool, spec_values: dict | None) -> str:
+def cache_key(module_bytes: bytes, name: str, mode: str, spec_values: dict | None) -> str:
     h = hashlib.sha256()
     h.update(module_bytes)
-    meta = {"entry": name, "checked": checked, "spec": sorted((int(k), repr(v)) for k, v in (spec_values or {}).items()),
+    meta = {"entry": name, "mode": mode, "spec": sorted((int(k), repr(v)) for k, v in (spec_values or {}).items()),
             "target": target.describe(), "spirvkit": __version__, "code": _code_fingerprint()}
     h.update(json.dumps(meta, sort_keys=True).encode())
     return h.hexdigest()

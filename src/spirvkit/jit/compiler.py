@@ -15,7 +15,7 @@ from .lowering import ModuleLowering, Site
 class CompiledKernel:
     name: str
     object: bytes
-    checked: bool
+    mode: str                             # 'checked', 'unchecked' or 'report' (see compile_kernel)
     slots: list[ArgSlot]
     args_bytes: int
     has_barriers: bool
@@ -26,7 +26,7 @@ class CompiledKernel:
 
     def metadata(self) -> dict:
         return {
-            "name": self.name, "checked": self.checked, "args_bytes": self.args_bytes,
+            "name": self.name, "mode": self.mode, "args_bytes": self.args_bytes,
             "has_barriers": self.has_barriers, "local_bytes": self.local_bytes,
             "globals_bytes": self.globals_bytes,
             "global_init": [(at, data.hex()) for at, data in self.global_init],
@@ -35,7 +35,7 @@ class CompiledKernel:
 
     @classmethod
     def from_metadata(cls, meta: dict, obj: bytes) -> CompiledKernel:
-        return cls(meta["name"], obj, meta["checked"], [ArgSlot(**s) for s in meta["slots"]], meta["args_bytes"],
+        return cls(meta["name"], obj, meta["mode"], [ArgSlot(**s) for s in meta["slots"]], meta["args_bytes"],
                    meta["has_barriers"], [Site(**s) for s in meta["sites"]], meta["local_bytes"],
                    meta["globals_bytes"], [(at, bytes.fromhex(h)) for at, h in meta["global_init"]])
 
@@ -49,21 +49,28 @@ def check_kernel_module(module: Module) -> None:
         raise NotSupportedError(f"addressing model {module.addressing_model} (kernels use Physical32/64)")
 
 
-def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | None = None):
+def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | None = None,
+                 report_faults: bool = False):
     """The LLVM module (as text) and the kernel facts, before native compilation."""
     check_kernel_module(module)
     entry = module.entry_point(name)
     if entry is None or entry.execution_model != "Kernel":
         kernels = [e.name for e in module.entry_points if e.execution_model == "Kernel"]
         raise SpirvkitError(f"no kernel named {name!r}; the module's kernels: {', '.join(kernels) or 'none'}")
-    ml = ModuleLowering(module, target.target_data(), target.triple(), checked, spec_values)
+    ml = ModuleLowering(module, target.target_data(), target.triple(), checked, spec_values, report_faults)
     kb = KernelBuilder(ml, entry.function)
     kb.build()
     return str(ml.llvm), ml, kb
 
 
-def compile_kernel(module: Module, name: str, checked: bool = True, spec_values: dict | None = None) -> CompiledKernel:
-    ir_text, ml, kb = lower_kernel(module, name, checked, spec_values)
+MODES = ("checked", "unchecked", "report")
+
+
+def compile_kernel(module: Module, name: str, mode: str = "checked", spec_values: dict | None = None) -> CompiledKernel:
+    """``mode``: 'checked' (bounds checks raise a flag: fast), 'unchecked' (no checks) or
+    'report' (checks that record exactly where a fault happened: used to re-run a group)."""
+    checked = mode != "unchecked"
+    ir_text, ml, kb = lower_kernel(module, name, checked, spec_values, report_faults=mode == "report")
     obj = target.compile_ir(ir_text)
-    return CompiledKernel(name, obj, checked, kb.slots, kb.args_bytes, kb.has_barriers, ml.sites,
+    return CompiledKernel(name, obj, mode, kb.slots, kb.args_bytes, kb.has_barriers, ml.sites,
                           ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init)

@@ -4,8 +4,8 @@ The instruction families live in their own modules (``ops_*.py``) and register t
 in :data:`HANDLERS`; this module owns what every family relies on: the value map, pointers with
 their bounds, block ordering, phis, and the fault and abort paths.
 
-Every lowered function takes five hidden leading parameters: the launch context, the thread
-state, and the work-item's local id (x, y, z). In checked mode a pointer is carried as a
+Every lowered function takes six hidden leading parameters: the launch context, the thread
+state, the work-item's local id (x, y, z) and the address of the fault flag (checked mode). In checked mode a pointer is carried as a
 :class:`Ptr` of three LLVM values (address, region base, region end), so every access can be
 checked against the buffer the pointer was derived from.
 """
@@ -73,7 +73,7 @@ class FunctionLowering:
         self.checked = ml.checked
         self.spv_fn = spv_fn
         self.fn = llvm_fn
-        self.ctx, self.ts, self.lx, self.ly, self.lz = hidden
+        self.ctx, self.ts, self.lx, self.ly, self.lz, self.flag = hidden
         self.params = params              # lowered values of the SPIR-V parameters
         self.coroutine = coroutine        # CoroutineFrame when lowering a kernel with barriers
         self.values: dict[int, object] = {}
@@ -206,20 +206,29 @@ class FunctionLowering:
         addr = b.ptrtoint(ptr.addr, I64)
         base = b.ptrtoint(ptr.base, I64)
         end = b.ptrtoint(ptr.end, I64)
-        # base <= addr <= end and size <= end - addr (no addr + size, which could wrap).
-        ok_low = b.icmp_unsigned(">=", addr, base)
-        ok_end = b.icmp_unsigned("<=", addr, end)
-        room = b.sub(end, addr)
-        ok_high = b.icmp_unsigned("<=", size, room)
-        ok = b.and_(b.and_(ok_low, ok_end), ok_high)
+        # In bounds iff the offset from the base is at most (length - size), as unsigned numbers:
+        # an address below the base wraps to a huge offset. The length test does not depend on
+        # the address, so LLVM hoists it; what is left per access is one subtract and one
+        # compare, on the index itself once addr and base share their origin.
+        offset = b.sub(addr, base)
+        length = b.sub(end, base)
+        fits = b.icmp_unsigned(">=", length, size)
+        ok = b.and_(b.icmp_unsigned("<=", offset, b.sub(length, size)), fits)
         ok_block = self.fn.append_basic_block("in_bounds")
         bad_block = self.fn.append_basic_block("fault")
         join = self.fn.append_basic_block("access_done")
+        if not self.ml.report_faults:
+            # Fast checked mode: only raise the thread's fault flag (no call on the path, so the
+            # work-item loop still vectorises, with masked accesses). The runtime re-runs the
+            # faulting group in report mode to say exactly where.
+            flag = b.or_(b.load(self.flag, typ=I8), b.zext(b.not_(ok), I8))
+            b.store(flag, self.flag)
         branch = b.cbranch(ok, ok_block, bad_block)
         branch.set_weights([1 << 20, 1])
         b.position_at_end(bad_block)
-        b.call(self.ml.runtime("fault"), [self.ctx, self.ts, self.lx, self.ly, self.lz,
-                                          ir.Constant(I64, self.site(kind)), addr, base, end, size])
+        if self.ml.report_faults:
+            b.call(self.ml.runtime("fault"), [self.ctx, self.ts, self.lx, self.ly, self.lz,
+                                              ir.Constant(I64, self.site(kind)), addr, base, end, size])
         b.branch(join)
         self._access = (bad_block, join)
         b.position_at_end(ok_block)

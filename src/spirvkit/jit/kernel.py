@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from llvmlite import ir
 
 from ..errors import NotSupportedError
-from .abi import CONTEXT, THREAD
+from .abi import ABORT_FAULT, CONTEXT, THREAD
 from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr
+from .lowering import mark_launch_state
 from .types import SpvType
 
 RUN_SYMBOL, PROBE_SYMBOL = "spirvkit_run", "spirvkit_probe"
@@ -121,8 +122,11 @@ class KernelBuilder:
         for slot, t in zip(self.slots, self.fn_type.params):
             at = b.gep(block, [ir.Constant(I64, slot.offset)], source_etype=I8)
             if slot.kind == "buffer":
-                addr, base, end = (b.inttoptr(_load_word(b, at, k), PTR) for k in range(3))
-                values.extend([addr, base, end] if self.ml.checked else [addr])
+                # A buffer argument points at its base: one value for both lets LLVM reduce
+                # each bounds check to a test on the index.
+                addr = b.inttoptr(_load_word(b, at, 0), PTR)
+                end = b.inttoptr(_load_word(b, at, 2), PTR)
+                values.extend([addr, addr, end] if self.ml.checked else [addr])
             elif slot.kind == "local":
                 local_base = b.inttoptr(_load_word(b, ts, THREAD["local_base"]), PTR)
                 addr = b.gep(local_base, [_load_word(b, at, 0)], source_etype=I8)
@@ -137,40 +141,48 @@ class KernelBuilder:
         """group(ctx, ts): for z, y, x in this group's local size: body(...)."""
         fn = ir.Function(self.ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR]), name="spirvkit_group")
         fn.linkage = "internal"
+        mark_launch_state(fn)
         ctx, ts = fn.args
         b = ir.IRBuilder(fn.append_basic_block("entry"))
         args = self._load_args(b, ctx, ts)
         sizes = [_load_word(b, ts, THREAD["local_size"] + d) for d in range(3)]
+        # The fault flag lives in a local slot while the group runs, so once the body is
+        # inlined it becomes a register (an or-reduction the vectoriser handles).
+        flag = b.alloca(I8)   # a byte: the narrow or-reduction keeps vectors wide
+        b.store(ir.Constant(I8, 0), flag)
 
         def nest(depth: int, ids: list):
             if depth < 0:
-                b.call(body, [ctx, ts, ids[0], ids[1], ids[2], *args])
+                b.call(body, [ctx, ts, ids[0], ids[1], ids[2], flag, *args])
                 return
             with _counted_loop(b, fn, sizes[depth], f"l{'xyz'[depth]}") as i:
                 ids[depth] = i
                 nest(depth - 1, ids)
 
         nest(2, [None, None, None])
+        slot = _word(b, ts, THREAD["fault_flag"])
+        b.store(b.or_(b.load(slot, typ=I64), b.zext(b.load(flag, typ=I8), I64)), slot)
         b.ret_void()
         return fn
 
     # ----- with barriers --------------------------------------------------------------------
     def _coroutine(self) -> ir.Function:
-        """The kernel body as a work-item coroutine: co(ctx, ts, lx, ly, lz, mem, args...)."""
+        """The kernel body as a work-item coroutine: co(ctx, ts, lx, ly, lz, flag, mem, args...)."""
         ml = self.ml
         params = list(ml.hidden_types()) + [PTR]
         for p in self.fn_type.params:
             params.extend(ml.param_types(p))
         fn = ir.Function(ml.llvm, ir.FunctionType(PTR, params), name="spirvkit_item")
         fn.linkage = "internal"
+        mark_launch_state(fn)
         # llvmlite does not know this attribute yet; LLVM's CoroSplit needs it.
         fn.attributes._known = fn.attributes._known | {"presplitcoroutine"}
         fn.attributes.add("presplitcoroutine")
         args = list(fn.args)
-        ctx, ts, lx, ly, lz, mem = args[:6]
+        ctx, ts, lx, ly, lz, flag, mem = args[:7]
         frame = CoroutineFrame(ml, fn, ctx, ts, mem)
-        values = ml.split_params(self.fn_type.params, args[6:])
-        fl = FunctionLowering(ml, self.spv_fn, fn, [ctx, ts, lx, ly, lz], values, coroutine=frame)
+        values = ml.split_params(self.fn_type.params, args[7:])
+        fl = FunctionLowering(ml, self.spv_fn, fn, [ctx, ts, lx, ly, lz, flag], values, coroutine=frame)
         fl.bind_params()
         start = frame.begin()
         fl.alloca_builder = frame.alloca_builder
@@ -183,9 +195,11 @@ class KernelBuilder:
     def _group_with_barriers(self, item: ir.Function) -> ir.Function:
         fn = ir.Function(self.ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR]), name="spirvkit_group")
         fn.linkage = "internal"
+        mark_launch_state(fn)
         ctx, ts = fn.args
         b = ir.IRBuilder(fn.append_basic_block("entry"))
         args = self._load_args(b, ctx, ts)
+        flag = _word(b, ts, THREAD["fault_flag"])
         sx, sy, sz = (_load_word(b, ts, THREAD["local_size"] + d) for d in range(3))
         count = b.mul(b.mul(sx, sy), sz)
         frames = b.inttoptr(_load_word(b, ts, THREAD["frames"]), PTR)
@@ -200,7 +214,7 @@ class KernelBuilder:
             ly = b.urem(rest, sy)
             lz = b.udiv(rest, sy)
             mem = b.gep(frames, [b.mul(i, stride)], source_etype=I8)
-            b.call(item, [ctx, ts, lx, ly, lz, mem, *args])
+            b.call(item, [ctx, ts, lx, ly, lz, flag, mem, *args])
 
         # Resume each one in turn, once per barrier, until they have all finished.
         pending = b.alloca(I64)
@@ -232,9 +246,10 @@ class KernelBuilder:
         fn = ir.Function(self.ml.llvm, ir.FunctionType(PTR, [PTR, PTR]), name=PROBE_SYMBOL)
         ctx, ts = fn.args
         b = ir.IRBuilder(fn.append_basic_block("entry"))
-        args = [ir.Constant(t, None) for t in item.function_type.args[6:]]
+        args = [ir.Constant(t, None) for t in item.function_type.args[7:]]
         zero = ir.Constant(I64, 0)
-        handle = b.call(item, [ctx, ts, zero, zero, zero, ir.Constant(PTR, None), *args])
+        flag = _word(b, ts, THREAD["fault_flag"])
+        handle = b.call(item, [ctx, ts, zero, zero, zero, flag, ir.Constant(PTR, None), *args])
         b.ret(handle)
 
     # ----- the launch driver ----------------------------------------------------------------
@@ -267,6 +282,18 @@ class KernelBuilder:
             size = b.select(b.icmp_unsigned("<", left, enq[d]), left, enq[d])
             b.store(size, _word(b, ts, THREAD["local_size"] + d))
         b.call(group, [ctx, ts])
+        if self.ml.checked and not self.ml.report_faults:
+            # A fault flag raised in this group: stop the launch and name the group, which the
+            # runtime re-runs in report mode to locate the access.
+            flag_slot = _word(b, ts, THREAD["fault_flag"])
+            faulted = b.icmp_unsigned("!=", b.load(flag_slot, typ=I64), ir.Constant(I64, 0))
+            with b.if_then(faulted, likely=False):
+                b.store(ir.Constant(I64, 0), flag_slot)
+                old = b.cmpxchg(_word(b, ctx, CONTEXT["abort"]), ir.Constant(I64, 0), ir.Constant(I64, ABORT_FAULT),
+                                "seq_cst", "seq_cst")
+                with b.if_then(b.extract_value(old, 1)):
+                    b.store(g, _word(b, ctx, CONTEXT["fault_group"]))
+                    b.store(ir.Constant(I64, -1), _word(b, ctx, CONTEXT["fault_site"]))
         b.branch(loop)
         b.position_at_end(out)
         b.ret_void()
@@ -380,7 +407,8 @@ class CoroutineFrame:
         fn_type = ml.types[spv_fn.function_type]
         cont = self.fn.append_basic_block(f"ret{callee_id}")
         start = self.fn.append_basic_block(f"call{callee_id}")
-        inner = FunctionLowering(ml, spv_fn, self.fn, [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz], args, coroutine=self)
+        inner = FunctionLowering(ml, spv_fn, self.fn, [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, fl.flag], args,
+                                 coroutine=self)
         inner.bind_params()
         inner.alloca_builder = fl.alloca_builder
         inner.return_block = cont

@@ -46,9 +46,10 @@ class VariableLayout:
 
 class ModuleLowering:
     def __init__(self, module: Module, target_data, triple: str, checked: bool,
-                 spec_values: dict | None = None):
+                 spec_values: dict | None = None, report_faults: bool = False):
         self.module = module
         self.checked = checked
+        self.report_faults = report_faults   # call the fault recorder (else: raise a flag)
         self.types = TypeTable(module, target_data)
         self.constants = ConstantEvaluator(module, self.types, spec_values)
         self.llvm = ir.Module(name="spirvkit")
@@ -221,7 +222,7 @@ class ModuleLowering:
 
     # ----- functions ------------------------------------------------------------------------
     def hidden_types(self) -> list[ir.Type]:
-        return [PTR, PTR, I64, I64, I64]
+        return [PTR, PTR, I64, I64, I64, PTR]
 
     def param_types(self, spv_type: SpvType) -> list[ir.Type]:
         if spv_type.kind == "pointer":
@@ -250,9 +251,10 @@ class ModuleLowering:
         fnty = ir.FunctionType(self.return_type(fn_type.ret), llvm_params)
         llvm_fn = ir.Function(self.llvm, fnty, name=f"spv{fn_id}")
         llvm_fn.linkage = "internal"
+        mark_launch_state(llvm_fn)
         self.functions[fn_id] = llvm_fn
         args = list(llvm_fn.args)
-        hidden, rest = args[:5], args[5:]
+        hidden, rest = args[:6], args[6:]
         params = self.split_params(fn_type.params, rest)
         fl = FunctionLowering(self, spv_fn, llvm_fn, hidden, params)
         entry = llvm_fn.append_basic_block("entry")
@@ -274,6 +276,20 @@ class ModuleLowering:
                 out.append(values[i])
                 i += 1
         return out
+
+
+def mark_launch_state(fn: ir.Function) -> None:
+    """The launch context and thread state (the first two parameters) are never reached
+    through the kernel's own pointers: saying so lets LLVM hoist the NDRange reads out of the
+    work-item loops and vectorise them."""
+    from .abi import CONTEXT, THREAD
+
+    for arg, words in zip(fn.args[:2], (CONTEXT["_words"], THREAD["_words"])):
+        arg.add_attribute("noalias")
+        # Dereferenceable: the thread state's fault flag can then live in a register across
+        # the work-item loop (LICM promotes the conditional store), keeping it vectorisable.
+        arg.attributes.dereferenceable = words * 8
+        arg.attributes.align = 8
 
 
 def _align(n: int, a: int) -> int:

@@ -106,7 +106,7 @@ def lower_call(fl: FunctionLowering, inst) -> None:
             fl.set(w[2], result)
         return
     callee = fl.ml.function(callee_id)
-    flat = [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz]
+    flat = [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, fl.flag]
     fn_type = fl.types[fl.ml.spv_functions[callee_id].function_type]
     for arg_id, value, p in zip(w[4:], args, fn_type.params):
         if p.kind == "pointer":

@@ -100,7 +100,9 @@ def _aligned(array: np.ndarray, align: int) -> int:
 
 
 def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_block: np.ndarray | None,
-           timeout: float | None, name: str) -> None:
+           timeout: float | None, name: str, locate=None) -> None:
+    """Runs the kernel over the NDRange. ``locate()`` gives the report-mode kernel, used to
+    re-run the one work-group whose fault flag a checked launch found set."""
     compiled = kernel.compiled
     ctx = np.zeros(CONTEXT["_words"], np.int64)
     ctx[CONTEXT["work_dim"]] = ndrange.work_dim
@@ -121,14 +123,46 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
 
     count = min(worker_count(), ndrange.total_groups)
     scratch = kernel.scratch(count, bound.local_bytes, ndrange.group_items)
-    ctx_addr = ctx.ctypes.data
-    futures = [_workers().submit(kernel.run, ctx_addr, s["ts"].ctypes.data) for s in scratch[:count]]
     deadline = None if timeout is None else time.monotonic() + float(timeout)
+    stopped = _run_workers(kernel, ctx, scratch, deadline)
+
+    if int(ctx[CONTEXT["abort"]]) == ABORT_FAULT and int(ctx[CONTEXT["fault_site"]]) < 0 and locate is not None:
+        # A checked launch only knows which group faulted: re-run that group with the
+        # report-mode kernel, which records the work-item, instruction and address.
+        group = int(ctx[CONTEXT["fault_group"]])
+        kernel = locate()
+        compiled = kernel.compiled
+        ctx[CONTEXT["abort"]] = 0
+        ctx[CONTEXT["next_group"]] = group
+        ctx[CONTEXT["total_groups"]] = group + 1
+        scratch = kernel.scratch(1, bound.local_bytes, ndrange.group_items)
+        stopped = _run_workers(kernel, ctx, scratch, deadline) or stopped
+        if int(ctx[CONTEXT["abort"]]) != ABORT_FAULT:
+            gx, gy = ndrange.num_groups[0], ndrange.num_groups[1]
+            coords = (group % gx, group // gx % gy, group // (gx * gy))
+            raise KernelFault(f"out-of-bounds access in kernel {name!r}, work-group {coords}; re-running "
+                              f"the group did not reproduce it (the kernel's data had changed)",
+                              kernel=name, global_id=None, site=None, buffer="", offset=-1, size=0)
+    del table  # the native code no longer reads it
+
+    abort = int(ctx[CONTEXT["abort"]])
+    if abort == ABORT_FAULT:
+        raise _fault(ctx, compiled, bound, regions, scratch, name)
+    if stopped == "timeout":
+        raise KernelTimeout(f"kernel {name!r} ran longer than its timeout of {timeout} s and was stopped")
+    if stopped == "interrupt":
+        raise KernelInterrupted(f"kernel {name!r} was interrupted (Ctrl-C)")
+
+
+def _run_workers(kernel: LoadedKernel, ctx: np.ndarray, scratch: list[dict], deadline) -> str | None:
+    """Runs the workers to completion; returns 'timeout' or 'interrupt' if it stopped them."""
+    ctx_addr = ctx.ctypes.data
+    futures = [_workers().submit(kernel.run, ctx_addr, s["ts"].ctypes.data) for s in scratch]
     stopped = None
     try:
         while True:
             wait = 0.05 if deadline is None else max(0.0, min(0.05, deadline - time.monotonic()))
-            done, pending = concurrent.futures.wait(futures, timeout=wait)
+            _, pending = concurrent.futures.wait(futures, timeout=wait)
             if not pending:
                 break
             if deadline is not None and time.monotonic() >= deadline and stopped is None:
@@ -140,14 +174,7 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
         concurrent.futures.wait(futures)
     for f in futures:
         f.result()
-
-    abort = int(ctx[CONTEXT["abort"]])
-    if abort == ABORT_FAULT:
-        raise _fault(ctx, compiled, bound, regions, scratch, name)
-    if stopped == "timeout":
-        raise KernelTimeout(f"kernel {name!r} ran longer than its timeout of {timeout} s and was stopped")
-    if stopped == "interrupt":
-        raise KernelInterrupted(f"kernel {name!r} was interrupted (Ctrl-C)")
+    return stopped
 
 
 def _fault(ctx: np.ndarray, compiled: CompiledKernel, bound: BoundArgs, regions, scratch, name: str) -> KernelFault:

@@ -1,0 +1,151 @@
+"""Kernel arguments written as text (``spirvkit run --arg ...``) and summaries of results.
+
+Argument forms, one ``--arg`` per kernel parameter, in order:
+
+- ``file.npy``                         an array loaded from a .npy file
+- ``zeros:N``, ``ones:N``, ``range:N``  generated arrays of N elements (``range`` = 0, 1, 2 ...)
+- ``random:N[:SEED]``                  uniform [0, 1) floats or [0, 100) integers, seeded (default 0)
+- ``full:N:VALUE``                     N copies of VALUE
+- ``local:NBYTES``                     a ``__local`` buffer
+- ``5``, ``-2``, ``0.25``              a by-value scalar
+- ``1,2,3,4``                          a by-value vector
+
+A generated array's element type is the pointer parameter's pointee type (``float*`` ->
+float32); append ``:DTYPE`` to choose another (``range:1024:int32``). N may be a shape:
+``zeros:64x64``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .errors import KernelArgumentError
+from .runtime.args import LocalMemory, scalar_dtype
+
+_GENERATORS = ("zeros", "ones", "range", "random", "full")
+
+
+def _shape(text: str, where: str) -> tuple[int, ...]:
+    try:
+        shape = tuple(int(p) for p in text.lower().split("x"))
+    except ValueError:
+        raise KernelArgumentError(f"{where}: {text!r} is not a size (N or NxM)") from None
+    if not shape or any(n < 0 for n in shape):
+        raise KernelArgumentError(f"{where}: {text!r} is not a size")
+    return shape
+
+
+def _dtype(text: str, where: str):
+    try:
+        return np.dtype(text)
+    except TypeError:
+        raise KernelArgumentError(f"{where}: unknown element type {text!r}") from None
+
+
+def default_dtype(program, kernel, index: int):
+    """The numpy dtype of a pointer parameter's pointee (float32 when it cannot tell)."""
+    fn_type = program.types[kernel._spv_fn.function_type]
+    t = fn_type.params[index]
+    elem = t.elem if t.kind == "pointer" else t
+    if elem is not None and elem.kind == "vector":
+        elem = elem.elem
+    dtype = scalar_dtype(elem) if elem is not None else None
+    return np.dtype(dtype) if dtype is not None else np.dtype(np.float32)
+
+
+def parse_arg(spec: str, program, kernel, index: int):
+    """The host value for parameter ``index`` written as ``spec``."""
+    info = kernel.args[index]
+    where = f"--arg {index + 1} ({info.name})"
+    if spec.lower().startswith("local:"):
+        try:
+            return LocalMemory(int(spec.split(":", 1)[1]))
+        except ValueError:
+            raise KernelArgumentError(f"{where}: local:NBYTES needs a number of bytes") from None
+    head = spec.split(":", 1)[0].lower()
+    if head in _GENERATORS:
+        return _generate(spec, where, default_dtype(program, kernel, index))
+    if spec.endswith(".npy"):
+        try:
+            return np.ascontiguousarray(np.load(spec, allow_pickle=False))
+        except (OSError, ValueError) as exc:
+            raise KernelArgumentError(f"{where}: cannot load {spec}: {exc}") from None
+    if info.address_space != "private":
+        raise KernelArgumentError(f"{where} is a {info.address_space} pointer ({info.type}): give a .npy file, "
+                                  f"a generator ({', '.join(g + ':N' for g in _GENERATORS)}) or local:NBYTES")
+    return _literal(spec, where, default_dtype(program, kernel, index))
+
+
+def _generate(spec: str, where: str, dtype):
+    parts = spec.split(":")
+    kind = parts[0].lower()
+    if len(parts) < 2:
+        raise KernelArgumentError(f"{where}: {kind} needs a size, e.g. {kind}:1024")
+    shape = _shape(parts[1], where)
+    rest = parts[2:]
+    value = seed = None
+    if kind == "full":
+        if not rest:
+            raise KernelArgumentError(f"{where}: full:N:VALUE needs a value")
+        value, rest = rest[0], rest[1:]
+    if kind == "random" and rest and rest[0].isdigit():
+        seed, rest = int(rest[0]), rest[1:]
+    if rest:
+        dtype = _dtype(rest[0], where)
+    if kind == "zeros":
+        return np.zeros(shape, dtype)
+    if kind == "ones":
+        return np.ones(shape, dtype)
+    if kind == "range":
+        return np.arange(int(np.prod(shape))).astype(dtype).reshape(shape)
+    if kind == "full":
+        return np.full(shape, _number(value, where), dtype)
+    rng = np.random.default_rng(seed or 0)
+    if dtype.kind == "f":
+        return rng.random(shape).astype(dtype)
+    return rng.integers(0, 100, shape).astype(dtype)
+
+
+def _number(text: str, where: str):
+    try:
+        return int(text, 0)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            raise KernelArgumentError(f"{where}: {text!r} is not a number") from None
+
+
+def _literal(spec: str, where: str, dtype):
+    if "," in spec:
+        return np.array([_number(p, where) for p in spec.split(",")]).astype(dtype)
+    return _number(spec, where)
+
+
+def parse_sizes(text: str | None, what: str):
+    if text is None:
+        return None
+    try:
+        sizes = tuple(int(p) for p in text.split(","))
+    except ValueError:
+        raise KernelArgumentError(f"{what} must be 1 to 3 comma-separated integers, got {text!r}") from None
+    return sizes if len(sizes) > 1 else sizes[0]
+
+
+def summarize(name: str, array: np.ndarray) -> str:
+    flat = array.reshape(-1)
+    head = np.array2string(flat[:8], precision=6, separator=", ", max_line_width=200)
+    if flat.size > 8:
+        head = head[:-1] + ", ...]"
+    stats = ""
+    if flat.size and array.dtype.kind in "iufb":
+        with np.errstate(all="ignore"):
+            stats = f" min {flat.min()} max {flat.max()} mean {flat.astype(np.float64).mean():.6g}"
+    return f"{name}: {array.dtype}{list(array.shape)}{stats}\n  {head}"
+
+
+def output_path(directory: str, index: int, name: str) -> Path:
+    safe = "".join(c if c.isalnum() or c in "_-" else "_" for c in name) or "arg"
+    return Path(directory) / f"{index}_{safe}.npy"
