@@ -174,6 +174,8 @@ def _arg_infos(program: Program, name: str, fn) -> list[ArgInfo]:
     infos = []
     for i, (param, t) in enumerate(zip(fn.parameters, fn_type.params)):
         pname = module.name(param.words[2]) or f"arg{i}"
+        if t.kind == "pointer" and t.storage == "Function":   # a struct passed by value (ByVal)
+            t = t.elem
         space = _SPACES.get(t.storage, t.storage.lower()) if t.kind == "pointer" else "private"
         type_name = declared[i] if i < len(declared) else _c_type(t)
         size = 0

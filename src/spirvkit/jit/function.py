@@ -128,8 +128,27 @@ class FunctionLowering:
         return Ptr(addr, self.builder.extract_value(region, 0), self.builder.extract_value(region, 1))
 
     def bind_params(self) -> None:
+        byval = {inst.words[2] for inst in self.spv_fn.parameters
+                 if any(d.name == "FuncParamAttr" and d.operands[0] == 2
+                        for d in self.ml.module.decorations(inst.words[2]))}
         for inst, value in zip(self.spv_fn.parameters, self.params):
-            self.values[inst.words[2]] = value
+            pid = inst.words[2]
+            if pid in byval and isinstance(value, Ptr):
+                value = self._byval_copy(value, self.types[inst.words[1]].elem)
+            self.values[pid] = value
+
+    def _byval_copy(self, source: Ptr, pointee: SpvType) -> Ptr:
+        """A ByVal parameter: the callee works on its own copy of the pointed-to value."""
+        from .intrinsics import intrinsic, opaque_alloca
+
+        ab = self.alloca_builder
+        size = self.types.size(pointee)
+        slot = opaque_alloca(ab, pointee.llvm, max(self.types.align(pointee), 8))
+        memcpy = intrinsic(self.ml.llvm, "llvm.memcpy", ir.VoidType(), [PTR, PTR, I64, I1], overloads=[PTR, PTR, I64])
+        ab.call(memcpy, [slot, source.addr, ir.Constant(I64, size), ir.Constant(I1, 0)])
+        if not self.checked:
+            return Ptr(slot)
+        return Ptr(slot, slot, ab.gep(slot, [ir.Constant(I64, size)], source_etype=I8))
 
     def builder_at_entry(self) -> ir.IRBuilder:
         """A builder in the function's entry block, for values every block may use."""
@@ -158,7 +177,8 @@ class FunctionLowering:
         self.builder.branch(self.blocks[spv_blocks[0].id])
         if self.alloca_builder is None:
             self.alloca_builder = ir.IRBuilder(alloca_block)
-            self.alloca_builder.position_before(alloca_block.terminator)
+        if self.alloca_builder.block is entry:
+            self.alloca_builder.position_before(entry.terminator)
         for b in self.order:
             self.builder.position_at_end(self.blocks[b.id])
             self.current_label = b.id

@@ -36,6 +36,15 @@ def intrinsic(module: ir.Module, name: str, ret: ir.Type, args: list[ir.Type],
     return fn
 
 
+def opaque_alloca(b: ir.IRBuilder, ty: ir.Type, align: int) -> ir.Value:
+    """An alloca seen as an untyped pointer: llvmlite types an alloca's result, and would then
+    refuse stores of other types through it (legal with LLVM's opaque pointers)."""
+    slot = b.alloca(ty)
+    slot.align = align
+    slot.type = ir.PointerType()   # what LLVM itself says: an alloca yields a plain ptr
+    return slot
+
+
 def store_atomic(b: ir.IRBuilder, value: ir.Value, ptr: ir.Value, ordering: str, align: int):
     st = instructions.StoreAtomicInstr(b.block, value, ptr, ordering, align)
     b._insert(st)

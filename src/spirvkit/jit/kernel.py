@@ -49,7 +49,7 @@ class ArgSlot:
 
     index: int
     name: str
-    kind: str              # 'buffer' (global/constant/generic pointer), 'local', 'value'
+    kind: str              # 'buffer' (global/constant/generic pointer), 'local', 'value', 'byval'
     storage: str           # pointer storage class ('' for values)
     offset: int            # byte offset in the argument block
     size: int              # bytes in the block (values), pointee size (pointers)
@@ -65,7 +65,12 @@ def arg_layout(ml, spv_fn) -> tuple[list[ArgSlot], int]:
     fn_type = ml.types[spv_fn.function_type]
     for i, (param, t) in enumerate(zip(spv_fn.parameters, fn_type.params)):
         name = ml.module.name(param.words[2]) or f"arg{i}"
-        if t.kind == "pointer":
+        byval = t.kind == "pointer" and _is_byval(ml.module, param.words[2])
+        if byval:
+            # A struct passed by value: compilers hand the kernel a pointer to a private copy.
+            kind, size, align = "byval", ml.types.size(t.elem), max(ml.types.align(t.elem), 8)
+            slot_bytes = size
+        elif t.kind == "pointer":
             if t.storage == "Workgroup":
                 kind, size, align, slot_bytes = "local", 0, 8, 16
             elif t.storage in ("CrossWorkgroup", "UniformConstant", "Generic"):
@@ -80,9 +85,14 @@ def arg_layout(ml, spv_fn) -> tuple[list[ArgSlot], int]:
         else:
             raise NotSupportedError(f"kernel parameter {name} of type {t.kind} {t.name}".rstrip())
         at = (at + align - 1) // align * align
-        slots.append(ArgSlot(i, name, kind, t.storage if t.kind == "pointer" else "", at, size, t.id))
+        slots.append(ArgSlot(i, name, kind, t.storage if t.kind == "pointer" and not byval else "", at, size,
+                             t.elem.id if byval else t.id))
         at += slot_bytes
     return slots, (at + 15) // 16 * 16
+
+
+def _is_byval(module, param_id: int) -> bool:
+    return any(d.name == "FuncParamAttr" and d.operands[0] == 2 for d in module.decorations(param_id))
 
 
 def _word(b: ir.IRBuilder, base: ir.Value, index: int) -> ir.Value:
@@ -132,6 +142,10 @@ class KernelBuilder:
                 addr = b.gep(local_base, [_load_word(b, at, 0)], source_etype=I8)
                 end = b.gep(addr, [_load_word(b, at, 1)], source_etype=I8)
                 values.extend([addr, addr, end] if self.ml.checked else [addr])
+            elif slot.kind == "byval":
+                # The callee copies a ByVal argument (FunctionLowering.bind_params).
+                end = b.gep(at, [ir.Constant(I64, slot.size)], source_etype=I8)
+                values.extend([at, at, end] if self.ml.checked else [at])
             else:
                 values.append(b.load(at, typ=t.llvm, align=1))
         return values
@@ -183,9 +197,9 @@ class KernelBuilder:
         frame = CoroutineFrame(ml, fn, ctx, ts, mem)
         values = ml.split_params(self.fn_type.params, args[7:])
         fl = FunctionLowering(ml, self.spv_fn, fn, [ctx, ts, lx, ly, lz, flag], values, coroutine=frame)
-        fl.bind_params()
         start = frame.begin()
         fl.alloca_builder = frame.alloca_builder
+        fl.bind_params()
         fl.return_block = frame.final_block
         fl.return_phis = []
         fl.lower_body(start, frame.entry)
@@ -409,8 +423,8 @@ class CoroutineFrame:
         start = self.fn.append_basic_block(f"call{callee_id}")
         inner = FunctionLowering(ml, spv_fn, self.fn, [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, fl.flag], args,
                                  coroutine=self)
-        inner.bind_params()
         inner.alloca_builder = fl.alloca_builder
+        inner.bind_params()
         inner.return_block = cont
         rb = ir.IRBuilder(cont)
         ret = fn_type.ret

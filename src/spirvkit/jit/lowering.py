@@ -258,6 +258,7 @@ class ModuleLowering:
         params = self.split_params(fn_type.params, rest)
         fl = FunctionLowering(self, spv_fn, llvm_fn, hidden, params)
         entry = llvm_fn.append_basic_block("entry")
+        fl.alloca_builder = ir.IRBuilder(entry)
         fl.bind_params()
         fl.lower_body(entry, entry)
         return llvm_fn

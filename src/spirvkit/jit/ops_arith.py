@@ -30,6 +30,9 @@ def _splat(b: ir.IRBuilder, value: ir.Value, like: ir.Type) -> ir.Value:
 
 def constant_like(ty: ir.Type, value) -> ir.Constant:
     """A constant of ``ty`` (a scalar or a vector of it) with every lane equal to ``value``."""
+    scalar = ty.element if isinstance(ty, ir.VectorType) else ty
+    if isinstance(scalar, ir.HalfType) and isinstance(value, float) and abs(value) > 65504.0:
+        value = float("inf") if value > 0 else float("-inf")   # rounds to infinity in half
     if isinstance(ty, ir.VectorType):
         return ir.Constant(ty, [ir.Constant(ty.element, value)] * ty.count)
     return ir.Constant(ty, value)

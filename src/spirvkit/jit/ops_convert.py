@@ -16,14 +16,14 @@ from .intrinsics import intrinsic
 from .ops_arith import constant_like
 from .function import PTR, FunctionLowering, Ptr, handles
 
-_ROUNDING = {0: "RTE", 1: "RTZ", 2: "RTP", 3: "RTN"}
+ROUNDING = {0: "RTE", 1: "RTZ", 2: "RTP", 3: "RTN"}
 
 
 def _decorations(fl: FunctionLowering, result_id: int) -> tuple[str | None, bool]:
     mode, saturated = None, False
     for d in fl.ml.module.decorations(result_id):
         if d.name == "FPRoundingMode":
-            mode = _ROUNDING.get(d.operands[0])
+            mode = ROUNDING.get(d.operands[0])
         elif d.name == "SaturatedConversion":
             saturated = True
     return mode, saturated
@@ -91,6 +91,9 @@ def lower_float_to_int(fl, inst):
     if mode in ("RTE", "RTP", "RTN"):
         name = {"RTE": "llvm.rint", "RTP": "llvm.ceil", "RTN": "llvm.floor"}[mode]
         x = b.call(_intrinsic(fl, name, [x.type]), [x])
+    if isinstance(_scalar(x.type), ir.HalfType):
+        # Widen first (exact): LLVM's x86 lowering of fpto*i.sat from half mishandles NaN.
+        x = b.fpext(x, _like(x.type, ir.FloatType()))
     sat = "llvm.fptosi.sat" if inst.opname == "OpConvertFToS" else "llvm.fptoui.sat"
     fl.set(w[2], b.call(_intrinsic(fl, sat, [target, x.type]), [x]))
 
@@ -109,7 +112,8 @@ def lower_int_to_float(fl, inst):
         return
     # Convert back (saturating) and compare with the exact source.
     bits = _scalar(x.type).width
-    back = b.call(_intrinsic(fl, "llvm.fptosi.sat" if signed else "llvm.fptoui.sat", [x.type, f.type]), [f])
+    wide = b.fpext(f, _like(f.type, ir.FloatType())) if isinstance(_scalar(f.type), ir.HalfType) else f
+    back = b.call(_intrinsic(fl, "llvm.fptosi.sat" if signed else "llvm.fptoui.sat", [x.type, wide.type]), [wide])
     limit = float(2 ** (bits - 1 if signed else bits))
     overflow = b.fcmp_ordered(">=", f, constant_like(f.type, limit))
     if signed:
@@ -137,15 +141,19 @@ def lower_float_convert(fl, inst):
     if dst_w > src_w:
         fl.set(w[2], b.fpext(x, target))
         return
+    fl.set(w[2], narrow_float(b, x, target, mode))
+
+
+def narrow_float(b: ir.IRBuilder, x: ir.Value, target: ir.Type, mode: str | None) -> ir.Value:
+    """x converted to the narrower float type ``target`` with rounding ``mode`` (None = RTE)."""
     r = b.fptrunc(x, target)
     if mode in (None, "RTE"):
-        fl.set(w[2], r)
-        return
+        return r
     back = b.fpext(r, x.type)
     above = b.fcmp_ordered(">", back, x)
     below = b.fcmp_ordered("<", back, x)
     negative = b.fcmp_ordered("<", x, constant_like(x.type, 0.0))
-    fl.set(w[2], _direct(b, r, above, below, mode, negative))
+    return _direct(b, r, above, below, mode, negative)
 
 
 @handles("OpQuantizeToF16")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import NotSupportedError
 from .function import FunctionLowering, Ptr, handles
+from .opencl_memory import VECTOR_MEMORY, lower_vector_memory
 
 
 @handles("OpExtInst")
@@ -19,6 +20,9 @@ def lower_ext_inst(fl: FunctionLowering, inst) -> None:
     if desc is None:
         raise NotSupportedError(f"OpenCL.std instruction {w[4]}")
     name = desc.opname
+    if name in VECTOR_MEMORY:
+        lower_vector_memory(fl, inst, name)
+        return
     args = []
     for arg_id in w[5:]:
         value = fl.get(arg_id)

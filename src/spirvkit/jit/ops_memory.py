@@ -12,7 +12,7 @@ from llvmlite import ir
 from ..errors import NotSupportedError
 from . import builtins
 from .function import I32, I64, PTR, BuiltinPtr, FunctionLowering, Ptr, handles
-from .intrinsics import intrinsic, store_atomic
+from .intrinsics import intrinsic, opaque_alloca, store_atomic
 
 _VOLATILE, _ALIGNED = 0x1, 0x2
 
@@ -33,8 +33,7 @@ def lower_variable(fl: FunctionLowering, inst) -> None:
         raise NotSupportedError(f"a function-scope OpVariable in storage class {ptr_t.storage}")
     pointee = ptr_t.elem
     ab = fl.alloca_builder
-    slot = ab.alloca(pointee.llvm)
-    slot.align = max(fl.types.align(pointee), 4)
+    slot = opaque_alloca(ab, pointee.llvm, max(fl.types.align(pointee), 4))
     if len(w) > 4:
         init = fl.get(w[4])
         ab.store(init.addr if isinstance(init, Ptr) else init, slot)
