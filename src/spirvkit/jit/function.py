@@ -87,6 +87,7 @@ class FunctionLowering:
         self.return_phis: list | None = None
         self.current: Instruction | None = None
         self.pointer_shadows: dict[int, tuple] = {}  # private pointer-holding variables
+        self.region = None                # RegionState when lowering one region of a kernel
 
     # ----- values ---------------------------------------------------------------------------
     def set(self, result_id: int, value) -> None:
@@ -94,6 +95,8 @@ class FunctionLowering:
 
     def get(self, value_id: int):
         """The lowered value of an id: a local result, a parameter, or a module-level value."""
+        if self.region is not None and value_id in self.region.layout.values:
+            return self.region.load(self, value_id)   # lives across a barrier: in the record
         value = self.values.get(value_id)
         if value is None:
             value = self.ml.global_value(value_id, self)
@@ -182,18 +185,38 @@ class FunctionLowering:
         for b in self.order:
             self.builder.position_at_end(self.blocks[b.id])
             self.current_label = b.id
-            for inst in b.instructions:
-                self.current = inst
-                handler = HANDLERS.get(inst.opcode)
-                if handler is None:
-                    raise NotSupportedError(f"{inst.opname} (word {inst.offset})")
-                handler(self, inst)
+            self.lower_instructions(b.instructions)
         # Blocks unreachable from the entry are never lowered: give them a terminator.
         for b in spv_blocks:
             llvm_block = self.blocks[b.id]
             if llvm_block.terminator is None and b.id not in self.rank:
                 ir.IRBuilder(llvm_block).unreachable()
         self.fill_phis()
+
+    def lower_instructions(self, instructions) -> None:
+        region = self.region
+        for inst in instructions:
+            self.current = inst
+            if region is not None and region.pending_stores and inst.opcode != 245:
+                self._store_region_values()   # after the block's phis, which must stay first
+            handler = HANDLERS.get(inst.opcode)
+            if handler is None:
+                raise NotSupportedError(f"{inst.opname} (word {inst.offset})")
+            handler(self, inst)
+            if region is not None:
+                rid = inst.result_id
+                if rid is not None and rid in region.layout.values:
+                    region.pending_stores.append(rid)
+                    if inst.opcode != 245:
+                        self._store_region_values()
+                if self.builder.block.terminator is not None and inst.opcode == 224:
+                    break    # a barrier ends the region here
+
+    def _store_region_values(self) -> None:
+        region = self.region
+        pending, region.pending_stores = region.pending_stores, []
+        for rid in pending:
+            region.store(self, rid, self.values[rid])
 
     def end_block(self) -> None:
         """Records the LLVM block that ends the current SPIR-V block (phi predecessors)."""
@@ -207,6 +230,7 @@ class FunctionLowering:
                 pred = self.block_end.get(label)
                 if pred is None:
                     continue  # an unreachable predecessor
+                self.builder.position_before(pred.terminator)   # where a reload would go
                 incoming = self.get(w[i])
                 parts = incoming_parts(incoming, len(phis), self, pred)
                 for phi, part in zip(phis, parts):
@@ -290,6 +314,9 @@ class FunctionLowering:
     def emit_return(self, value, aborting: bool = False) -> None:
         """Returns from the SPIR-V function. ``value`` is None for OpReturn or an abort."""
         b = self.builder
+        if self.region is not None:                  # a region: the work-item is done
+            b.ret(ir.Constant(I32, 0xFFFFFFFF))
+            return
         if self.return_block is not None:           # inlined body or coroutine: jump to exit
             if self.return_phis:
                 parts = (incoming_parts(value, len(self.return_phis), self, b.block) if value is not None

@@ -91,6 +91,27 @@ def arg_layout(ml, spv_fn) -> tuple[list[ArgSlot], int]:
     return slots, (at + 15) // 16 * 16
 
 
+def _unwrap(ml, fn):
+    """The function that does the work: llvm-spirv makes each kernel's entry point a wrapper
+    that only calls the kernel's body with its own parameters. Looking through it lets a body
+    with barriers be split into regions instead of running as coroutines."""
+    if len(fn.blocks) != 1:
+        return fn
+    insts = [i for i in fn.blocks[0].instructions if i.opcode not in (8, 317)]   # OpLine, OpNoLine
+    if len(insts) != 2 or insts[0].opcode != 57 or insts[1].opcode != 253:       # OpFunctionCall, OpReturn
+        return fn
+    call = insts[0]
+    callee = ml.spv_functions.get(call.words[3])
+    params = [p.words[2] for p in fn.parameters]
+    if callee is None or not callee.blocks or call.words[4:] != params or callee.function_type != fn.function_type:
+        return fn
+    return callee
+
+
+def _callees(fn) -> set[int]:
+    return {inst.words[3] for block in fn.blocks for inst in block.instructions if inst.opcode == 57}
+
+
 def _is_byval(module, param_id: int) -> bool:
     return any(d.name == "FuncParamAttr" and d.operands[0] == 2 for d in module.decorations(param_id))
 
@@ -108,13 +129,25 @@ class KernelBuilder:
 
     def __init__(self, ml, entry_fn_id: int):
         self.ml = ml
-        self.spv_fn = ml.spv_functions[entry_fn_id]
+        self.spv_fn = _unwrap(ml, ml.spv_functions[entry_fn_id])
         self.fn_type: SpvType = ml.types[self.spv_fn.function_type]
         self.slots, self.args_bytes = arg_layout(ml, self.spv_fn)
-        self.has_barriers = entry_fn_id in ml.barrier_functions
+        self.has_barriers = self.spv_fn.id in ml.barrier_functions
+        # Barriers only in the kernel itself: work-item loops per region (fast). Barriers
+        # reached through calls: one coroutine per work-item.
+        self.uses_regions = self.has_barriers and not any(
+            f in ml.barrier_functions for f in _callees(self.spv_fn))
+        self.layout = None
+        self.frame_bytes = 0
 
     def build(self) -> None:
-        if self.has_barriers:
+        if self.uses_regions:
+            from .regions import build_region_group, record_layout
+
+            self.layout = record_layout(self.ml, self.spv_fn)
+            self.frame_bytes = self.layout.bytes_per_item + 4
+            group = build_region_group(self)
+        elif self.has_barriers:
             body = self._coroutine()
             group = self._group_with_barriers(body)
             self._probe(body)

@@ -128,6 +128,10 @@ def lower_call(fl: FunctionLowering, inst) -> None:
 @handles("OpControlBarrier")
 def lower_control_barrier(fl: FunctionLowering, inst) -> None:
     fl.builder.fence("seq_cst")
+    if fl.region is not None:
+        # End of this region: report which region the work-item resumes in.
+        fl.builder.ret(ir.Constant(ir.IntType(32), fl.region.barrier_index[inst.offset]))
+        return
     if fl.coroutine is None:
         # A kernel lowered without a work-item coroutine has no barrier on its paths.
         raise NotSupportedError("OpControlBarrier outside the kernel's call tree")

@@ -33,6 +33,19 @@ def lower_variable(fl: FunctionLowering, inst) -> None:
         raise NotSupportedError(f"a function-scope OpVariable in storage class {ptr_t.storage}")
     pointee = ptr_t.elem
     ab = fl.alloca_builder
+    if fl.region is not None:
+        # A kernel split at barriers keeps its private variables in the work-item record;
+        # the region's entry already made the pointer. Only the initializer is left to do.
+        init = fl.get(w[4]) if len(w) > 4 else None
+        if init is not None:
+            fl.builder.store(init.addr if isinstance(init, Ptr) else init, fl.values[w[2]].addr)
+        shadow = fl.pointer_shadows.get(w[2])
+        if shadow is not None:
+            null = ir.Constant(PTR, None)
+            has = isinstance(init, Ptr) and init.base is not None
+            fl.builder.store(init.base if has else null, shadow[0])
+            fl.builder.store(init.end if has else null, shadow[1])
+        return
     slot = opaque_alloca(ab, pointee.llvm, max(fl.types.align(pointee), 4))
     if len(w) > 4:
         init = fl.get(w[4])

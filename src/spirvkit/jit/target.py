@@ -30,7 +30,7 @@ def _initialise() -> None:
     llvm.initialize_native_asmprinter()
     # Math routines (sinf, tan, ...) are called from the JIT'd code: make libm's symbols
     # visible to the loader whatever the Python binary itself links.
-    for lib in ("m", "c"):
+    for lib in ("m", "gcc_s", "c"):   # libgcc_s: half-precision conversion helpers (__truncsfhf2 ...)
         path = ctypes.util.find_library(lib)
         if path:
             llvm.load_library_permanently(path)

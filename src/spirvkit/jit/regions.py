@@ -1,0 +1,320 @@
+"""Kernels with barriers as barrier-delimited regions run by work-item loops.
+
+A barrier splits the kernel into regions: region 0 runs from the entry, region k+1 from just
+after the k-th barrier, each until the work-item reaches a barrier or returns. Each region is
+lowered into its own function that returns where the work-item stopped; the group function
+runs one region for every work-item in a loop (which LLVM can vectorise, as PoCL's work-item
+loops), then the next region, until every work-item has returned.
+
+What crosses a barrier lives in a per-work-item record (structure of arrays, so consecutive
+work-items' values are adjacent): every SSA value that is live after some barrier is stored
+there when defined and loaded where used, and the kernel's private variables live there too.
+Kernels whose barriers are reached through a function call use the coroutine lowering instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from llvmlite import ir
+
+from ..spirv.module import Function
+from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr, successors
+
+OP_CONTROL_BARRIER, OP_PHI, OP_VARIABLE = 224, 245, 59
+DONE = 0xFFFFFFFF        # a work-item's state once it has returned
+SLOT_ALIGN = 16
+
+
+def barriers_in(fn: Function) -> list:
+    return [inst for block in fn.blocks for inst in block.instructions if inst.opcode == OP_CONTROL_BARRIER]
+
+
+def _uses_defs(inst) -> tuple[list[int], int | None]:
+    return inst.id_operands(), inst.result_id
+
+
+def live_after_barriers(fn: Function) -> set[int]:
+    """The function-local values live just after some barrier (backward liveness on the CFG,
+    phi operands counted as used at the end of their predecessor)."""
+    local = {p.words[2] for p in fn.parameters}
+    for block in fn.blocks:
+        for inst in block.instructions:
+            if inst.result_id is not None:
+                local.add(inst.result_id)
+    params = {p.words[2] for p in fn.parameters}
+    local -= params                       # parameters reach every region as arguments
+    by_id = {b.id: b for b in fn.blocks}
+    succ = {b.id: [s for s in successors(b) if s in by_id] for b in fn.blocks}
+    phi_uses: dict[tuple[int, int], set[int]] = {}   # (pred, block) -> ids used by block's phis on that edge
+    gen: dict[int, set[int]] = {}
+    kill: dict[int, set[int]] = {}
+    for b in fn.blocks:
+        used, defined = set(), set()
+        for inst in b.instructions:
+            if inst.opcode == OP_PHI:
+                w = inst.words
+                for i in range(3, len(w) - 1, 2):
+                    if w[i] in local:
+                        phi_uses.setdefault((w[i + 1], b.id), set()).add(w[i])
+                defined.add(w[2])
+                continue
+            for u in inst.id_operands():
+                if u in local and u not in defined:
+                    used.add(u)
+            if inst.result_id is not None:
+                defined.add(inst.result_id)
+        gen[b.id], kill[b.id] = used, defined
+    phi_defs = {b.id: {i.words[2] for i in b.instructions if i.opcode == OP_PHI} for b in fn.blocks}
+    live_in = {b.id: set() for b in fn.blocks}
+    live_out = {b.id: set() for b in fn.blocks}
+    changed = True
+    while changed:
+        changed = False
+        for b in reversed(fn.blocks):
+            out = set()
+            for s in succ[b.id]:
+                out |= live_in[s] - phi_defs[s]
+                out |= phi_uses.get((b.id, s), set())
+            new_in = gen[b.id] | (out - kill[b.id])
+            if out != live_out[b.id] or new_in != live_in[b.id]:
+                live_out[b.id], live_in[b.id] = out, new_in
+                changed = True
+    result: set[int] = set()
+    for b in fn.blocks:
+        live = set(live_out[b.id])
+        for inst in reversed(b.instructions):
+            if inst.opcode == OP_CONTROL_BARRIER:
+                result |= live
+            if inst.result_id is not None:
+                live.discard(inst.result_id)
+            if inst.opcode != OP_PHI:
+                live |= {u for u in inst.id_operands() if u in local}
+    return result
+
+
+@dataclass
+class Slot:
+    """Where one value (or one part of a pointer) lives in the work-item records."""
+
+    start: int          # bytes before this slot's array, per work-item
+    size: int
+    llvm: ir.Type       # the type stored (i1 is stored as i8)
+
+
+@dataclass
+class RecordLayout:
+    values: dict[int, list[Slot]] = field(default_factory=dict)   # spilled id -> its parts
+    variables: dict[int, Slot] = field(default_factory=dict)      # private variable id -> storage
+    shadows: dict[int, tuple[Slot, Slot]] = field(default_factory=dict)  # pointer-holding variables
+    bytes_per_item: int = 0
+
+    def add(self, llvm_type: ir.Type, size: int) -> Slot:
+        slot = Slot(self.bytes_per_item, size, llvm_type)
+        self.bytes_per_item += (size + SLOT_ALIGN - 1) // SLOT_ALIGN * SLOT_ALIGN
+        return slot
+
+
+def record_layout(ml, fn: Function) -> RecordLayout:
+    layout = RecordLayout()
+    td = ml.types.target_data
+    for inst in fn.blocks[0].instructions:
+        if inst.opcode == OP_VARIABLE:
+            pointee = ml.types[inst.words[1]].elem
+            layout.variables[inst.words[2]] = layout.add(pointee.llvm, ml.types.size(pointee))
+            if pointee.kind == "pointer" and ml.checked:
+                layout.shadows[inst.words[2]] = (layout.add(PTR, 8), layout.add(PTR, 8))
+    for value_id in sorted(live_after_barriers(fn)):
+        inst = ml.module.definition(value_id)
+        if inst is None or inst.opcode == OP_VARIABLE:
+            continue
+        t = ml.types[inst.words[1]]
+        if t.kind == "pointer":
+            layout.values[value_id] = [layout.add(PTR, 8) for _ in range(3 if ml.checked else 1)]
+        else:
+            stored = I8 if t.llvm == I1 else t.llvm
+            layout.values[value_id] = [layout.add(stored, stored.get_abi_size(td))]
+    return layout
+
+
+class RegionState:
+    """What a FunctionLowering needs to lower one region of a kernel."""
+
+    def __init__(self, layout: RecordLayout, barrier_index: dict[int, int], records, count, item):
+        self.layout = layout
+        self.barrier_index = barrier_index     # barrier word offset -> region it resumes
+        self.records, self.count, self.item = records, count, item
+        self.pending_stores: list[int] = []
+
+    def address(self, b: ir.IRBuilder, slot: Slot) -> ir.Value:
+        base = b.gep(self.records, [b.mul(ir.Constant(I64, slot.start), self.count)], source_etype=I8)
+        return b.gep(base, [b.mul(self.item, ir.Constant(I64, slot.size))], source_etype=I8)
+
+    def load(self, fl: FunctionLowering, value_id: int):
+        b = fl.builder
+        parts = [b.load(self.address(b, s), typ=s.llvm) for s in self.layout.values[value_id]]
+        if len(parts) == 3 or fl.types[fl.ml.module.definition(value_id).words[1]].kind == "pointer":
+            return Ptr(*parts) if len(parts) == 3 else Ptr(parts[0])
+        value = parts[0]
+        if fl.types[fl.ml.module.definition(value_id).words[1]].llvm == I1:
+            value = b.trunc(value, I1)
+        return value
+
+    def store(self, fl: FunctionLowering, value_id: int, value) -> None:
+        b = fl.builder
+        slots = self.layout.values[value_id]
+        if isinstance(value, Ptr):
+            null = ir.Constant(PTR, None)
+            parts = [value.addr, value.base or null, value.end or null][:len(slots)]
+        else:
+            parts = [b.zext(value, I8) if value.type == I1 else value]
+        for part, s in zip(parts, slots):
+            b.store(part, self.address(b, s))
+
+
+def lower_region(fl: FunctionLowering, entry: ir.Block, start_label: int, start_index: int) -> None:
+    """Lowers the blocks reachable from (start_label, start_index) without crossing a barrier."""
+    fn = fl.spv_fn
+    by_id = {b.id: b for b in fn.blocks}
+    for b in fn.blocks:
+        fl.blocks[b.id] = fl.fn.append_basic_block(f"b{b.id}")
+    tail = fl.fn.append_basic_block(f"start{start_label}_{start_index}")
+    start_block = by_id[start_label]
+    tail_insts = start_block.instructions[start_index:]
+
+    def stops(insts) -> bool:
+        return any(i.opcode == OP_CONTROL_BARRIER for i in insts)
+
+    # Depth-first order from the start, not entering the successors of a block that stops at
+    # a barrier; then reverse postorder so definitions come before uses.
+    seen, post = set(), []
+    stack = [(None, iter([] if stops(tail_insts) else successors(start_block)))]
+    while stack:
+        node, it = stack[-1]
+        for s in it:
+            if s not in seen and s in by_id:
+                seen.add(s)
+                nxt = [] if stops(by_id[s].instructions) else successors(by_id[s])
+                stack.append((s, iter(nxt)))
+                break
+        else:
+            stack.pop()
+            if node is not None:
+                post.append(by_id[node])
+    order = list(reversed(post))
+    fl.order = order
+    fl.rank = {b.id: i + 1 for i, b in enumerate(order)}
+    fl.rank.setdefault(start_label, 0)
+    fl.builder = ir.IRBuilder(entry)
+    fl.builder.branch(tail)
+    fl.alloca_builder.position_before(entry.terminator)
+    for llvm_block, label, insts in [(tail, start_label, tail_insts)] + \
+            [(fl.blocks[b.id], b.id, b.instructions) for b in order]:
+        fl.builder.position_at_end(llvm_block)
+        fl.current_label = label
+        fl.lower_instructions(insts)
+    for b in fn.blocks:
+        llvm_block = fl.blocks[b.id]
+        if llvm_block.terminator is None:
+            ir.IRBuilder(llvm_block).unreachable()
+    fl.fill_phis()
+
+
+def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], index: int, start) -> ir.Function:
+    from .lowering import mark_launch_state
+
+    ml = kb.ml
+    params = list(ml.hidden_types()) + [PTR, I64, I64]
+    for p in kb.fn_type.params:
+        params.extend(ml.param_types(p))
+    fn = ir.Function(ml.llvm, ir.FunctionType(I32, params), name=f"spirvkit_region{index}")
+    fn.linkage = "internal"
+    fn.attributes.add("alwaysinline")
+    mark_launch_state(fn)
+    args = list(fn.args)
+    args[6].add_attribute("noalias")          # the records: private to this work-group
+    fl = FunctionLowering(ml, kb.spv_fn, fn, args[:6], ml.split_params(kb.fn_type.params, args[9:]))
+    entry = fn.append_basic_block("entry")
+    ab = fl.alloca_builder = ir.IRBuilder(entry)
+    fl.region = RegionState(layout, barrier_index, args[6], args[7], args[8])
+    fl.bind_params()
+    for var_id, slot in layout.variables.items():
+        addr = fl.region.address(ab, slot)
+        end = ab.gep(addr, [ir.Constant(I64, slot.size)], source_etype=I8)
+        fl.values[var_id] = Ptr(addr, addr, end) if ml.checked else Ptr(addr)
+    for var_id, (base_slot, end_slot) in layout.shadows.items():
+        fl.pointer_shadows[var_id] = (fl.region.address(ab, base_slot), fl.region.address(ab, end_slot))
+    lower_region(fl, entry, *start)
+    return fn
+
+
+def build_region_group(kb) -> ir.Function:
+    """group(ctx, ts) for a kernel with barriers: region after region, each over all items."""
+    from .kernel import _counted_loop, _load_word, _word
+    from .abi import CONTEXT, THREAD
+    from .lowering import mark_launch_state
+
+    ml, spv_fn = kb.ml, kb.spv_fn
+    layout = kb.layout
+    barriers = barriers_in(spv_fn)
+    barrier_index = {inst.offset: k + 1 for k, inst in enumerate(barriers)}
+    starts = [(spv_fn.blocks[0].id, 0)]
+    for block in spv_fn.blocks:   # (identical barriers compare equal: locate them by offset)
+        for i, inst in enumerate(block.instructions):
+            if inst.opcode == OP_CONTROL_BARRIER:
+                starts.append((block.id, i + 1))
+    regions = [_region_function(kb, layout, barrier_index, r, start) for r, start in enumerate(starts)]
+
+    fn = ir.Function(ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR]), name="spirvkit_group")
+    fn.linkage = "internal"
+    mark_launch_state(fn)
+    ctx, ts = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    args = kb._load_args(b, ctx, ts)
+    sx, sy, sz = (_load_word(b, ts, THREAD["local_size"] + d) for d in range(3))
+    count = b.mul(b.mul(sx, sy), sz)
+    frames = b.inttoptr(_load_word(b, ts, THREAD["frames"]), PTR)
+    states = frames
+    state_bytes = b.and_(b.add(b.mul(count, ir.Constant(I64, 4)), ir.Constant(I64, 63)), ir.Constant(I64, ~63))
+    records = b.gep(frames, [state_bytes], source_etype=I8)
+    flag = b.alloca(I8)
+    b.store(ir.Constant(I8, 0), flag)
+    current = b.alloca(I32)
+    b.store(ir.Constant(I32, 0), current)
+    with _counted_loop(b, fn, count, "init") as i:
+        b.store(ir.Constant(I32, 0), b.gep(states, [i], source_etype=I32))
+
+    head = fn.append_basic_block("region.head")
+    done = fn.append_basic_block("region.done")
+    b.branch(head)
+    b.position_at_end(head)
+    switch = b.switch(b.load(current, typ=I32), done)
+    for r, region in enumerate(regions):
+        block = fn.append_basic_block(f"region{r}")
+        switch.add_case(ir.Constant(I32, r), block)
+        b.position_at_end(block)
+        with _counted_loop(b, fn, count, f"r{r}") as i:
+            slot = b.gep(states, [i], source_etype=I32)
+            with b.if_then(b.icmp_unsigned("==", b.load(slot, typ=I32), ir.Constant(I32, r))):
+                lx = b.urem(i, sx)
+                rest = b.udiv(i, sx)
+                ly, lz = b.urem(rest, sy), b.udiv(rest, sy)
+                state = b.call(region, [ctx, ts, lx, ly, lz, flag, records, count, i, *args])
+                b.store(state, slot)
+        # The next region: the lowest state any work-item is waiting in (all equal in a
+        # kernel that meets the barrier rules); DONE once they have all returned.
+        lowest = b.alloca(I32)
+        b.store(ir.Constant(I32, DONE), lowest)
+        with _counted_loop(b, fn, count, f"m{r}") as i:
+            s = b.load(b.gep(states, [i], source_etype=I32), typ=I32)
+            old = b.load(lowest, typ=I32)
+            b.store(b.select(b.icmp_unsigned("<", s, old), s, old), lowest)
+        b.store(b.load(lowest, typ=I32), current)
+        aborted = b.icmp_unsigned("!=", b.load_atomic(_word(b, ctx, CONTEXT["abort"]), "monotonic", 8, typ=I64),
+                                  ir.Constant(I64, 0))
+        b.cbranch(aborted, done, head)
+    b.position_at_end(done)
+    slot = _word(b, ts, THREAD["fault_flag"])
+    b.store(b.or_(b.load(slot, typ=I64), b.zext(b.load(flag, typ=I8), I64)), slot)
+    b.ret_void()
+    return fn
