@@ -96,7 +96,7 @@ class FunctionLowering:
     def get(self, value_id: int):
         """The lowered value of an id: a local result, a parameter, or a module-level value."""
         if self.region is not None and value_id in self.region.layout.values:
-            return self.region.load(self, value_id)   # lives across a barrier: in the record
+            return self.region.value(self, value_id)   # lives across a barrier
         value = self.values.get(value_id)
         if value is None:
             value = self.ml.global_value(value_id, self)

@@ -137,6 +137,20 @@ def record_layout(ml, fn: Function) -> RecordLayout:
     return layout
 
 
+# Instructions that only compute from their operands: a value they define before the region
+# can be recomputed at the region's entry instead of kept in the record.
+_PURE = {
+    "OpIAdd", "OpISub", "OpIMul", "OpUDiv", "OpSDiv", "OpUMod", "OpSRem", "OpSMod", "OpSNegate", "OpNot",
+    "OpShiftLeftLogical", "OpShiftRightLogical", "OpShiftRightArithmetic", "OpBitwiseAnd", "OpBitwiseOr",
+    "OpBitwiseXor", "OpIEqual", "OpINotEqual", "OpULessThan", "OpSLessThan", "OpUGreaterThan", "OpSGreaterThan",
+    "OpULessThanEqual", "OpSLessThanEqual", "OpUGreaterThanEqual", "OpSGreaterThanEqual", "OpSelect",
+    "OpLogicalAnd", "OpLogicalOr", "OpLogicalNot", "OpLogicalEqual", "OpLogicalNotEqual",
+    "OpUConvert", "OpSConvert", "OpBitcast", "OpCompositeExtract", "OpCompositeConstruct", "OpCopyObject",
+    "OpAccessChain", "OpInBoundsAccessChain", "OpPtrAccessChain", "OpInBoundsPtrAccessChain",
+    "OpPtrCastToGeneric", "OpGenericCastToPtr", "OpVectorShuffle",
+}
+
+
 class RegionState:
     """What a FunctionLowering needs to lower one region of a kernel."""
 
@@ -145,6 +159,64 @@ class RegionState:
         self.barrier_index = barrier_index     # barrier word offset -> region it resumes
         self.records, self.count, self.item = records, count, item
         self.pending_stores: list[int] = []
+        self.defined_here: set[int] = set()    # ids this region function (re)defines
+        self.at_entry: dict[int, object] = {}  # values fixed for the whole region, made at entry
+        self.locals: set[int] = set()          # ids defined inside the kernel function
+
+    def value(self, fl: FunctionLowering, value_id: int):
+        """A value living across a barrier: fixed for the region if this region never redefines
+        it (recomputed or loaded once, at entry), else loaded from the record where used."""
+        if value_id in self.defined_here:
+            return self.load(fl, value_id)
+        if value_id not in self.at_entry:
+            saved = fl.builder
+            fl.builder = fl.alloca_builder
+            try:
+                self.at_entry[value_id] = self._at_entry(fl, value_id)
+            finally:
+                fl.builder = saved
+        return self.at_entry[value_id]
+
+    def _at_entry(self, fl: FunctionLowering, value_id: int):
+        """The value, emitted in the region's entry: recomputed when pure, else loaded."""
+        from .function import HANDLERS
+
+        if value_id not in self.locals:
+            return fl.get(value_id)
+        if value_id in self.at_entry:
+            return self.at_entry[value_id]
+        inst = fl.ml.module.definition(value_id)
+        if self._recomputable(fl, value_id, set()):
+            for u in inst.id_operands():
+                if u in self.locals and u not in self.layout.values:
+                    fl.values[u] = self._at_entry(fl, u)
+                elif u in self.layout.values:
+                    self._at_entry(fl, u)         # cached: get() finds it there
+            HANDLERS[inst.opcode](fl, inst)
+            value = fl.values[value_id]
+        else:
+            value = self.load(fl, value_id)
+        self.at_entry[value_id] = value
+        return value
+
+    def _recomputable(self, fl, value_id: int, seen: set) -> bool:
+        if value_id in self.defined_here or value_id in seen:
+            return False
+        inst = fl.ml.module.definition(value_id)
+        if inst.opname == "OpLoad":                       # only BuiltIn loads are pure
+            return inst.words[3] in fl.ml.builtins
+        if inst.opname not in _PURE:
+            return False
+        seen.add(value_id)
+        for u in inst.id_operands():
+            if u not in self.locals:
+                continue
+            if u in self.defined_here:
+                return False
+            if u not in self.layout.values and not self._recomputable(fl, u, seen):
+                return False
+        return True
+
 
     def address(self, b: ir.IRBuilder, slot: Slot) -> ir.Value:
         base = b.gep(self.records, [b.mul(ir.Constant(I64, slot.start), self.count)], source_etype=I8)
@@ -152,13 +224,11 @@ class RegionState:
 
     def load(self, fl: FunctionLowering, value_id: int):
         b = fl.builder
+        t = fl.types[fl.ml.module.definition(value_id).words[1]]
         parts = [b.load(self.address(b, s), typ=s.llvm) for s in self.layout.values[value_id]]
-        if len(parts) == 3 or fl.types[fl.ml.module.definition(value_id).words[1]].kind == "pointer":
+        if t.kind == "pointer":
             return Ptr(*parts) if len(parts) == 3 else Ptr(parts[0])
-        value = parts[0]
-        if fl.types[fl.ml.module.definition(value_id).words[1]].llvm == I1:
-            value = b.trunc(value, I1)
-        return value
+        return b.trunc(parts[0], I1) if t.llvm == I1 else parts[0]
 
     def store(self, fl: FunctionLowering, value_id: int, value) -> None:
         b = fl.builder
@@ -204,6 +274,11 @@ def lower_region(fl: FunctionLowering, entry: ir.Block, start_label: int, start_
     order = list(reversed(post))
     fl.order = order
     fl.rank = {b.id: i + 1 for i, b in enumerate(order)}
+    region = fl.region
+    region.locals = {i.result_id for b in fn.blocks for i in b.instructions if i.result_id is not None}
+    region.defined_here = {i.result_id for i in tail_insts if i.result_id is not None}
+    for b in order:
+        region.defined_here |= {i.result_id for i in b.instructions if i.result_id is not None}
     fl.rank.setdefault(start_label, 0)
     fl.builder = ir.IRBuilder(entry)
     fl.builder.branch(tail)
