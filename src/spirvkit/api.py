@@ -60,7 +60,7 @@ class Program:
     def __init__(self, source, spec_constants: dict[int, object] | None = None):
         self.module, self._bytes = _load(source)
         self.spec_constants = dict(spec_constants or {})
-        self.types = TypeTable(self.module, target.target_data())
+        self.types = TypeTable(self.module, target.target_data(), self.spec_constants)
         ConstantEvaluator(self.module, self.types, self.spec_constants)  # rejects unknown SpecIds now
         self._kernels: dict[str, Kernel] = {}
         self._globals: np.ndarray | None = None
@@ -130,7 +130,8 @@ class Kernel:
     def __call__(self, global_size, local_size=None, *args, global_offset=None, unchecked: bool = False,
                  timeout: float | None = None):
         ndrange = make_ndrange(global_size, local_size, global_offset, self.required_local_size)
-        if timeout is not None and (not isinstance(timeout, (int, float)) or timeout <= 0):
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                    or not timeout > 0 or timeout != timeout):
             raise KernelArgumentError(f"timeout must be a positive number of seconds, got {timeout!r}")
         loaded = self._loaded_kernel("unchecked" if unchecked else "checked")
         compiled = loaded.compiled

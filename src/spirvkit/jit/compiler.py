@@ -24,13 +24,14 @@ class CompiledKernel:
     globals_bytes: int                    # program-scope variables
     global_init: list[tuple[int, bytes]] = field(default_factory=list)
     frame_bytes: int = 0                  # per work-item record of a region-split kernel
+    constants: dict[str, str] = field(default_factory=dict)   # program-scope __constant symbols
 
     def metadata(self) -> dict:
         return {
             "name": self.name, "mode": self.mode, "args_bytes": self.args_bytes,
             "has_barriers": self.has_barriers, "local_bytes": self.local_bytes,
             "globals_bytes": self.globals_bytes,
-            "global_init": [(at, data.hex()) for at, data in self.global_init], "frame_bytes": self.frame_bytes,
+            "global_init": [(at, data.hex()) for at, data in self.global_init], "frame_bytes": self.frame_bytes, "constants": self.constants,
             "slots": [s.to_json() for s in self.slots], "sites": [asdict(s) for s in self.sites],
         }
 
@@ -39,7 +40,7 @@ class CompiledKernel:
         return cls(meta["name"], obj, meta["mode"], [ArgSlot(**s) for s in meta["slots"]], meta["args_bytes"],
                    meta["has_barriers"], [Site(**s) for s in meta["sites"]], meta["local_bytes"],
                    meta["globals_bytes"], [(at, bytes.fromhex(h)) for at, h in meta["global_init"]],
-                   meta["frame_bytes"])
+                   meta["frame_bytes"], meta["constants"])
 
 
 def check_kernel_module(module: Module) -> None:
@@ -75,4 +76,4 @@ def compile_kernel(module: Module, name: str, mode: str = "checked", spec_values
     ir_text, ml, kb = lower_kernel(module, name, checked, spec_values, report_faults=mode == "report")
     obj = target.compile_ir(ir_text)
     return CompiledKernel(name, obj, mode, kb.slots, kb.args_bytes, kb.has_barriers, ml.sites,
-                          ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init, kb.frame_bytes)
+                          ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init, kb.frame_bytes, ml.constant_names)

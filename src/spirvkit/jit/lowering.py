@@ -50,7 +50,7 @@ class ModuleLowering:
         self.module = module
         self.checked = checked
         self.report_faults = report_faults   # call the fault recorder (else: raise a flag)
-        self.types = TypeTable(module, target_data)
+        self.types = TypeTable(module, target_data, spec_values)
         self.constants = ConstantEvaluator(module, self.types, spec_values)
         self.llvm = ir.Module(name="spirvkit")
         self.llvm.triple = triple
@@ -61,6 +61,7 @@ class ModuleLowering:
         self.builtins = self._builtin_variables()
         self.layout = self._variable_layout()
         self._globals: dict[int, ir.GlobalVariable] = {}
+        self.constant_names: dict[str, str] = {}   # LLVM symbol -> the variable's name
         self.rt = RuntimeFunctions(self)
         self.contraction_off: set[int] = set()
         self.lines = self._line_table()
@@ -213,8 +214,8 @@ class ModuleLowering:
         gv = self._globals.get(var_id)
         if gv is None:
             gv = ir.GlobalVariable(self.llvm, pointee.llvm, name=f"const{var_id}")
-            gv.global_constant = True
-            gv.linkage = "internal"
+            gv.global_constant = True   # external linkage: the runtime looks its address up
+            self.constant_names[gv.name] = self.module.name(var_id) or f"%{var_id}"
             gv.initializer = self.constants.llvm(inst.words[4], pointee)
             gv.align = max(self.types.align(pointee), 16)
             self._globals[var_id] = gv

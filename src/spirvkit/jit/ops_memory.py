@@ -65,8 +65,14 @@ def lower_variable(fl: FunctionLowering, inst) -> None:
         fl.pointer_shadows[w[2]] = shadow
 
 
+MAX_ASSUMED_ALIGNMENT = 16
+
+
 def _alignment(fl: FunctionLowering, t, explicit: int | None) -> int:
-    return explicit or fl.types.align(t)
+    """The alignment an access may assume: what the module says, but at most 16 bytes, the
+    alignment numpy gives every array (so a float8 buffer need not be 32-byte aligned;
+    unaligned vector loads cost nothing on current x86)."""
+    return min(explicit or fl.types.align(t), MAX_ASSUMED_ALIGNMENT)
 
 
 @handles("OpLoad")
@@ -130,7 +136,8 @@ def store(fl: FunctionLowering, ptr: Ptr, value, t, align=None, volatile=False) 
     if isinstance(value, Ptr):
         raw, size, natural = value.addr, 8, 8
     else:
-        raw, size, natural = value, fl.types.size(t), fl.types.align(t)
+        raw, size, natural = value, fl.types.size(t), _alignment(fl, t, None)
+    align = min(align, MAX_ASSUMED_ALIGNMENT) if align else None
     if fl.checked:
         fl.check_access(ptr, size, "store")
     if volatile and size in (1, 2, 4, 8) and (align or natural) >= size:

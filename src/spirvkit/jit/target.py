@@ -111,6 +111,9 @@ class LoadedObject:
             objref._owned = True   # the engine took the object file over: do not free it twice
             self.engine.finalize_object()
 
+    def global_address(self, symbol: str) -> int:
+        return self.engine.get_global_value_address(symbol)
+
     def address(self, symbol: str) -> int:
         addr = self.engine.get_function_address(symbol)
         if not addr:

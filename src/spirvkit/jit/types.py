@@ -66,8 +66,9 @@ class SpvType:
 class TypeTable:
     """Every type of a module, built once, indexed by result id."""
 
-    def __init__(self, module: Module, target_data):
+    def __init__(self, module: Module, target_data, spec_values: dict | None = None):
         self.module = module
+        self.spec_values = spec_values or {}   # SpecId -> value: array lengths may be spec constants
         self.target_data = target_data
         self.types: dict[int, SpvType] = {}
         self._structs: dict[int, ir.Type] = {}
@@ -152,6 +153,10 @@ class TypeTable:
         inst = self.module.definition(const_id)
         if inst is None or inst.opcode not in (43, 50):  # OpConstant, OpSpecConstant
             raise NotSupportedError(f"array length %{const_id} that is not an integer constant")
+        if inst.opcode == 50:
+            for d in self.module.decorations(const_id):
+                if d.name == "SpecId" and d.operands[0] in self.spec_values:
+                    return int(self.spec_values[d.operands[0]])
         return inst.value(2)
 
 

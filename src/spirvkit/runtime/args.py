@@ -35,7 +35,7 @@ class LocalMemory:
 class BoundArgs:
     block: np.ndarray                    # the argument block (bytes)
     regions: list[tuple[int, int, str]]  # (base, end, description) of every buffer
-    local_args: list[tuple[int, int]]    # (offset in the local block, size) of each __local argument
+    local_args: list[tuple[int, int, str]]   # (offset in the local block, size, description)
     local_bytes: int                     # static work-group variables + __local arguments
     keep: list                           # objects that must outlive the launch
 
@@ -64,7 +64,7 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
             base = array.ctypes.data
             end = base + array.nbytes
             words[slot.offset // 8: slot.offset // 8 + 3] = (base, base, end)
-            regions.append((base, end, f"{where}, a {array.nbytes}-byte buffer"))
+            regions.append((base, end, where))
             keep.append(array)
         elif slot.kind == "local":
             if not isinstance(value, LocalMemory):
@@ -72,7 +72,7 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
                                           f"not {type(value).__name__}")
             local_at = (local_at + 127) // 128 * 128
             words[slot.offset // 8: slot.offset // 8 + 2] = (local_at, value.nbytes)
-            local_args.append((local_at, value.nbytes))
+            local_args.append((local_at, value.nbytes, f"{where}, a __local buffer"))
             local_at += value.nbytes
         else:
             data = _value_bytes(value, t, where, types)
@@ -105,7 +105,9 @@ def _alignment(t: SpvType) -> int:
     try:
         from ..jit import target
 
-        return elem.llvm.get_abi_alignment(target.target_data())
+        from ..jit.ops_memory import MAX_ASSUMED_ALIGNMENT
+
+        return min(elem.llvm.get_abi_alignment(target.target_data()), MAX_ASSUMED_ALIGNMENT)
     except Exception:  # noqa: BLE001 - unsized pointee (e.g. an opaque struct): no requirement
         return 1
 

@@ -59,9 +59,9 @@ class LoadedKernel:
         self.compiled = compiled
         self.object = LoadedObject(compiled.object)
         self.run = _RUN(self.object.address(RUN_SYMBOL))
-        self.frame_bytes = 0
-        if compiled.has_barriers:
-            self.frame_bytes = self._probe_frame_size()
+        self.frame_bytes = compiled.frame_bytes      # region-split kernels know theirs
+        if compiled.has_barriers and not self.frame_bytes:
+            self.frame_bytes = self._probe_frame_size()   # coroutine frames: ask LLVM
         self._scratch: list[dict] = []
 
     def _probe_frame_size(self) -> int:
@@ -78,7 +78,7 @@ class LoadedKernel:
         while len(self._scratch) < count:
             self._scratch.append({"ts": np.zeros(THREAD["_words"], np.int64),
                                   "local": np.zeros(0, np.uint8), "frames": np.zeros(0, np.uint8)})
-        frames_needed = self.frame_bytes * items
+        frames_needed = self.frame_bytes * items + 128
         for s in self._scratch[:count]:
             if s["local"].nbytes < local_bytes + 128:
                 s["local"] = np.zeros(local_bytes + 128, np.uint8)
@@ -147,7 +147,7 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
 
     abort = int(ctx[CONTEXT["abort"]])
     if abort == ABORT_FAULT:
-        raise _fault(ctx, compiled, bound, regions, scratch, name)
+        raise _fault(ctx, kernel, bound, regions, scratch, name)
     if stopped == "timeout":
         raise KernelTimeout(f"kernel {name!r} ran longer than its timeout of {timeout} s and was stopped")
     if stopped == "interrupt":
@@ -177,12 +177,13 @@ def _run_workers(kernel: LoadedKernel, ctx: np.ndarray, scratch: list[dict], dea
     return stopped
 
 
-def _fault(ctx: np.ndarray, compiled: CompiledKernel, bound: BoundArgs, regions, scratch, name: str) -> KernelFault:
+def _fault(ctx: np.ndarray, kernel: LoadedKernel, bound: BoundArgs, regions, scratch, name: str) -> KernelFault:
+    compiled = kernel.compiled
     site = compiled.sites[int(ctx[CONTEXT["fault_site"]])]
     gid = tuple(int(v) for v in ctx[CONTEXT["fault_global_id"]: CONTEXT["fault_global_id"] + 3])
     addr, base, end, size = (int(np.uint64(ctx[CONTEXT[k]])) for k in
                              ("fault_address", "fault_base", "fault_end", "fault_size"))
-    buffer = _describe_region(base, end, regions, bound, scratch, compiled)
+    buffer = _describe_region(base, end, regions, bound, scratch, kernel)
     offset = addr - base
     what = {"load": "read", "store": "write", "atomic": "atomic access", "copy": "copy"}.get(site.kind, site.kind)
     if base == end:
@@ -197,16 +198,20 @@ def _fault(ctx: np.ndarray, compiled: CompiledKernel, bound: BoundArgs, regions,
     return KernelFault(message, kernel=name, global_id=gid, site=site, buffer=buffer, offset=offset, size=size)
 
 
-def _describe_region(base: int, end: int, regions, bound: BoundArgs, scratch, compiled) -> str:
+def _describe_region(base: int, end: int, regions, bound: BoundArgs, scratch, kernel) -> str:
+    """What the faulting pointer pointed into, in the user's terms."""
     for b, e, description in regions:
         if b == base and e == end:
-            return description.split(",")[0]
+            return description
     for s in scratch:
         local = int(s["ts"][THREAD["local_base"]])
         if local <= base < local + bound.local_bytes:
             at = base - local
-            for i, (offset, size) in enumerate(bound.local_args):
+            for offset, _size, description in bound.local_args:
                 if offset == at:
-                    return f"__local argument #{i} ({size} bytes)"
+                    return description
             return "a __local variable"
+    for symbol, name in kernel.compiled.constants.items():
+        if kernel.object.global_address(symbol) == base:
+            return f"the program-scope __constant variable {name}"
     return "a private variable"
