@@ -145,7 +145,9 @@ class KernelBuilder:
             from .regions import build_region_group, record_layout
 
             self.layout = record_layout(self.ml, self.spv_fn)
-            self.frame_bytes = self.layout.bytes_per_item + 4
+            # Per work-item: its record and state; the group's uniform values are counted per
+            # item too (small), which keeps the runtime's arena arithmetic one number.
+            self.frame_bytes = self.layout.bytes_per_item + self.layout.uniform_bytes + 4
             group = build_region_group(self)
         elif self.has_barriers:
             body = self._coroutine()

@@ -97,9 +97,10 @@ def live_after_barriers(fn: Function) -> set[int]:
 class Slot:
     """Where one value (or one part of a pointer) lives in the work-item records."""
 
-    start: int          # bytes before this slot's array, per work-item
+    start: int          # bytes before this slot's array, per work-item (uniform: in the shared part)
     size: int
     llvm: ir.Type       # the type stored (i1 is stored as i8)
+    uniform: bool = False   # one copy for the whole group
 
 
 @dataclass
@@ -109,9 +110,16 @@ class RecordLayout:
     shadows: dict[int, tuple[Slot, Slot]] = field(default_factory=dict)  # pointer-holding variables
     bytes_per_item: int = 0
 
-    def add(self, llvm_type: ir.Type, size: int) -> Slot:
-        slot = Slot(self.bytes_per_item, size, llvm_type)
-        self.bytes_per_item += (size + SLOT_ALIGN - 1) // SLOT_ALIGN * SLOT_ALIGN
+    uniform_bytes: int = 0
+
+    def add(self, llvm_type: ir.Type, size: int, uniform: bool = False) -> Slot:
+        rounded = (size + SLOT_ALIGN - 1) // SLOT_ALIGN * SLOT_ALIGN
+        if uniform:
+            slot = Slot(self.uniform_bytes, size, llvm_type, True)
+            self.uniform_bytes += rounded
+        else:
+            slot = Slot(self.bytes_per_item, size, llvm_type)
+            self.bytes_per_item += rounded
         return slot
 
 
@@ -124,17 +132,71 @@ def record_layout(ml, fn: Function) -> RecordLayout:
             layout.variables[inst.words[2]] = layout.add(pointee.llvm, ml.types.size(pointee))
             if pointee.kind == "pointer" and ml.checked:
                 layout.shadows[inst.words[2]] = (layout.add(PTR, 8), layout.add(PTR, 8))
+    uniform = uniform_values(ml, fn)
     for value_id in sorted(live_after_barriers(fn)):
         inst = ml.module.definition(value_id)
         if inst is None or inst.opcode == OP_VARIABLE:
             continue
         t = ml.types[inst.words[1]]
+        same = value_id in uniform
         if t.kind == "pointer":
-            layout.values[value_id] = [layout.add(PTR, 8) for _ in range(3 if ml.checked else 1)]
+            layout.values[value_id] = [layout.add(PTR, 8, same) for _ in range(3 if ml.checked else 1)]
         else:
             stored = I8 if t.llvm == I1 else t.llvm
-            layout.values[value_id] = [layout.add(stored, stored.get_abi_size(td))]
+            layout.values[value_id] = [layout.add(stored, stored.get_abi_size(td), same)]
     return layout
+
+
+# BuiltIns that differ between the work-items of a group.
+_PER_ITEM_BUILTINS = {"LocalInvocationId", "GlobalInvocationId", "LocalInvocationIndex", "GlobalLinearId",
+                      "SubgroupLocalInvocationId"}
+
+
+def uniform_values(ml, fn: Function) -> set[int]:
+    """Values equal in every work-item of a group (a conservative divergence analysis): built
+    from constants, parameters and group-wide BuiltIns by pure instructions, and loop-header
+    phis of loops that contain a barrier (whose iterations the barrier rules make uniform).
+    Such a value needs one slot per group, and its loads do not depend on the work-item, so
+    LLVM hoists them out of the work-item loop."""
+    from .function import reverse_postorder
+
+    order = reverse_postorder(fn.blocks)
+    rank = {b.id: i for i, b in enumerate(order)}
+    barrier_ranks = [rank[b.id] for b in fn.blocks if b.id in rank
+                     and any(i.opcode == OP_CONTROL_BARRIER for i in b.instructions)]
+    headers = set()
+    for b in order:
+        for s in successors(b):
+            if s in rank and rank[s] <= rank[b.id] and any(rank[s] <= r <= rank[b.id] for r in barrier_ranks):
+                headers.add(s)
+    local = {i.result_id for b in fn.blocks for i in b.instructions if i.result_id is not None}
+    uniform: set[int] = set()
+
+    def is_uniform(u: int) -> bool:
+        return u not in local or u in uniform
+
+    changed = True
+    while changed:
+        changed = False
+        for b in order:
+            for inst in b.instructions:
+                rid = inst.result_id
+                if rid is None or rid in uniform:
+                    continue
+                name = inst.opname
+                if name == "OpPhi":
+                    ok = b.id in headers and all(is_uniform(inst.words[i]) for i in range(3, len(inst.words), 2))
+                elif name == "OpLoad":
+                    builtin = ml.builtins.get(inst.words[3])
+                    ok = builtin is not None and builtin not in _PER_ITEM_BUILTINS
+                elif name in _PURE:
+                    ok = all(is_uniform(u) for u in inst.id_operands())
+                else:
+                    ok = False
+                if ok:
+                    uniform.add(rid)
+                    changed = True
+    return uniform
 
 
 # Instructions that only compute from their operands: a value they define before the region
@@ -219,6 +281,9 @@ class RegionState:
 
 
     def address(self, b: ir.IRBuilder, slot: Slot) -> ir.Value:
+        if slot.uniform:   # after every work-item's arrays
+            at = b.add(b.mul(ir.Constant(I64, self.layout.bytes_per_item), self.count), ir.Constant(I64, slot.start))
+            return b.gep(self.records, [at], source_etype=I8)
         base = b.gep(self.records, [b.mul(ir.Constant(I64, slot.start), self.count)], source_etype=I8)
         return b.gep(base, [b.mul(self.item, ir.Constant(I64, slot.size))], source_etype=I8)
 
