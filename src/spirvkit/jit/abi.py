@@ -26,7 +26,10 @@ CONTEXT = _layout([
     ("enqueued_local_size", 3),
     ("num_groups", 3),
     ("total_groups", 1),
+    ("group_chunk", 1),      # groups a thread takes per visit to the dispenser
+    ("pad0", 8),             # the dispenser gets a cache line of its own (no false sharing)
     ("next_group", 1),       # work-group dispenser, advanced with an atomic add
+    ("pad1", 7),
     ("args", 1),             # address of the argument block
     ("globals", 1),          # address of the program-scope variable block
     ("abort", 1),            # 0 running, 1 fault, 2 cancelled (timeout, Ctrl-C)

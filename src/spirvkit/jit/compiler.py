@@ -63,7 +63,7 @@ def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | N
     ml = ModuleLowering(module, target.target_data(), target.triple(), checked, spec_values, report_faults)
     kb = KernelBuilder(ml, entry.function)
     kb.build()
-    return str(ml.llvm), ml, kb
+    return ml.llvm_text(), ml, kb
 
 
 MODES = ("checked", "unchecked", "report")

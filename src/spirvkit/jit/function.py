@@ -185,6 +185,7 @@ class FunctionLowering:
         for b in self.order:
             self.builder.position_at_end(self.blocks[b.id])
             self.current_label = b.id
+            self.current_rank = self.rank[b.id]
             self.lower_instructions(b.instructions)
         # Blocks unreachable from the entry are never lowered: give them a terminator.
         for b in spv_blocks:
@@ -217,6 +218,10 @@ class FunctionLowering:
         pending, region.pending_stores = region.pending_stores, []
         for rid in pending:
             region.store(self, rid, self.values[rid])
+
+    def tag(self, inst) -> None:
+        """Marks a plain load or store as a member of the work-item loops' access group."""
+        inst.set_metadata("llvm.access.group", self.ml.access_group)
 
     def end_block(self) -> None:
         """Records the LLVM block that ends the current SPIR-V block (phi predecessors)."""
@@ -308,7 +313,7 @@ class FunctionLowering:
         b.position_at_end(go_on)
 
     def is_back_edge(self, target: int) -> bool:
-        return self.rank.get(target, 1 << 30) <= self.rank[self.current_label]
+        return self.rank.get(target, 1 << 30) <= self.current_rank
 
     # ----- returns --------------------------------------------------------------------------
     def emit_return(self, value, aborting: bool = False) -> None:

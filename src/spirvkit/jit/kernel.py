@@ -204,7 +204,7 @@ class KernelBuilder:
             if depth < 0:
                 b.call(body, [ctx, ts, ids[0], ids[1], ids[2], flag, *args])
                 return
-            with _counted_loop(b, fn, sizes[depth], f"l{'xyz'[depth]}") as i:
+            with _counted_loop(b, fn, sizes[depth], f"l{'xyz'[depth]}", parallel=self.ml.parallel_loop()) as i:
                 ids[depth] = i
                 nest(depth - 1, ids)
 
@@ -313,12 +313,25 @@ class KernelBuilder:
         groups = [_load_word(b, ctx, CONTEXT["num_groups"] + d) for d in range(3)]
         enq = [_load_word(b, ctx, CONTEXT["enqueued_local_size"] + d) for d in range(3)]
         gsize = [_load_word(b, ctx, CONTEXT["global_size"] + d) for d in range(3)]
+        chunk = _load_word(b, ctx, CONTEXT["group_chunk"])
         b.branch(loop)
+        # Take `chunk` groups per atomic add (the dispenser's cache line then moves between
+        # cores rarely), and check for an abort before each group.
         b.position_at_end(loop)
         aborted = b.icmp_unsigned("!=", b.load_atomic(_word(b, ctx, CONTEXT["abort"]), "monotonic", 8, typ=I64),
                                   ir.Constant(I64, 0))
-        g = b.atomic_rmw("add", _word(b, ctx, CONTEXT["next_group"]), ir.Constant(I64, 1), "monotonic")
-        b.cbranch(b.or_(aborted, b.icmp_unsigned(">=", g, total)), out, work)
+        first = b.atomic_rmw("add", _word(b, ctx, CONTEXT["next_group"]), chunk, "monotonic")
+        inner = fn.append_basic_block("inner")
+        last = b.add(first, chunk)
+        last = b.select(b.icmp_unsigned("<", last, total), last, total)
+        entry_block = b.block
+        b.cbranch(b.or_(aborted, b.icmp_unsigned(">=", first, total)), out, inner)
+        b.position_at_end(inner)
+        g = b.phi(I64)
+        g.add_incoming(first, entry_block)
+        aborted = b.icmp_unsigned("!=", b.load_atomic(_word(b, ctx, CONTEXT["abort"]), "monotonic", 8, typ=I64),
+                                  ir.Constant(I64, 0))
+        b.cbranch(aborted, out, work)
         b.position_at_end(work)
         gx = b.urem(g, groups[0])
         rest = b.udiv(g, groups[0])
@@ -343,7 +356,9 @@ class KernelBuilder:
                 with b.if_then(b.extract_value(old, 1)):
                     b.store(g, _word(b, ctx, CONTEXT["fault_group"]))
                     b.store(ir.Constant(I64, -1), _word(b, ctx, CONTEXT["fault_site"]))
-        b.branch(loop)
+        following = b.add(g, ir.Constant(I64, 1))
+        g.add_incoming(following, b.block)
+        b.cbranch(b.icmp_unsigned("<", following, last), inner, loop)
         b.position_at_end(out)
         b.ret_void()
 
@@ -351,8 +366,9 @@ class KernelBuilder:
 class _counted_loop:
     """``with _counted_loop(b, fn, n, name) as i:`` emits ``for (i = 0; i < n; i++)``."""
 
-    def __init__(self, b: ir.IRBuilder, fn: ir.Function, count: ir.Value, name: str):
+    def __init__(self, b: ir.IRBuilder, fn: ir.Function, count: ir.Value, name: str, parallel=None):
         self.b, self.fn, self.count, self.name = b, fn, count, name
+        self.parallel = parallel   # loop metadata declaring the work-item iterations independent
 
     def __enter__(self) -> ir.Value:
         b = self.b
@@ -374,7 +390,9 @@ class _counted_loop:
         b = self.b
         nxt = b.add(self.i, ir.Constant(I64, 1))
         self.i.add_incoming(nxt, b.block)
-        b.branch(self.head)
+        back = b.branch(self.head)
+        if self.parallel is not None:
+            back.set_metadata("llvm.loop", self.parallel)
         b.position_at_end(self.exit)
 
 

@@ -63,7 +63,12 @@ class ModuleLowering:
         self._globals: dict[int, ir.GlobalVariable] = {}
         self.constant_names: dict[str, str] = {}   # LLVM symbol -> the variable's name
         self.rt = RuntimeFunctions(self)
-        self.contraction_off: set[int] = set()
+        # Work-item loops are parallel loops: OpenCL forbids one work-item to depend on another's
+        # plain memory accesses between barriers (that would be a data race), as PoCL also
+        # tells LLVM. Every plain load and store of the kernel joins this access group, and
+        # the work-item loops declare it parallel, so the vectoriser needs no alias checks.
+        self.access_group = self.llvm.add_metadata([])
+        self.parallel_loop_ids: list = []
         self.lines = self._line_table()
         self.barrier_functions = self._functions_with_barriers()
 
@@ -148,6 +153,22 @@ class ModuleLowering:
         self.sites.append(Site(kind, inst.opname, inst.offset, self.module.name(fn.id) or f"%{fn.id}",
                                self.lines.get(inst.offset)))
         return len(self.sites) - 1
+
+    def parallel_loop(self):
+        """Metadata for a work-item loop's back edge (see access_group)."""
+        inner = self.llvm.add_metadata([ir.MetaDataString(self.llvm, "llvm.loop.parallel_accesses"), self.access_group])
+        loop_id = self.llvm.add_metadata([inner])
+        self.parallel_loop_ids.append((loop_id, inner))
+        return loop_id
+
+    def llvm_text(self) -> str:
+        """The module as text, with the distinct metadata llvmlite cannot spell."""
+        text = str(self.llvm)
+        text = text.replace(f"!{self.access_group.name} = !{{  }}", f"!{self.access_group.name} = distinct !{{}}")
+        for loop_id, inner in self.parallel_loop_ids:
+            text = text.replace(f"!{loop_id.name} = !{{ !{inner.name} }}",
+                                f"!{loop_id.name} = distinct !{{ !{loop_id.name}, !{inner.name} }}")
+        return text
 
     def storage_name(self, value: int) -> str:
         from ..spirv.grammar import load_grammar

@@ -30,9 +30,12 @@ def _load_vector(fl: FunctionLowering, ptr, element: ir.Type, n: int) -> ir.Valu
     align = element.get_abi_size(fl.types.target_data)
     if fl.checked:
         fl.check_access(ptr, size, "load")
-        raw = fl.join_access(b.load(ptr.addr, typ=vec_t, align=align))
+        loaded = b.load(ptr.addr, typ=vec_t, align=align)
+        fl.tag(loaded)
+        raw = fl.join_access(loaded)
     else:
         raw = b.load(ptr.addr, typ=vec_t, align=align)
+        fl.tag(raw)
     vec = ir.Constant(ir.VectorType(element, n), None)
     for i in range(n):
         vec = b.insert_element(vec, b.extract_value(raw, i), ir.Constant(I32, i))
@@ -48,7 +51,7 @@ def _store_vector(fl: FunctionLowering, ptr, value: ir.Value, element: ir.Type, 
         arr = b.insert_value(arr, lane, i)
     if fl.checked:
         fl.check_access(ptr, size, "store")
-    b.store(arr, ptr.addr, align=element.get_abi_size(fl.types.target_data))
+    fl.tag(b.store(arr, ptr.addr, align=element.get_abi_size(fl.types.target_data)))
     if fl.checked:
         fl.join_access()
 

@@ -92,7 +92,9 @@ def _emit_load(fl: FunctionLowering, ptr: Ptr, llvm_t, size: int, align: int, vo
     # cannot spell 'load volatile').
     if volatile and size in (1, 2, 4, 8) and align >= size:
         return fl.builder.load_atomic(ptr.addr, "monotonic", align, typ=llvm_t)
-    return fl.builder.load(ptr.addr, typ=llvm_t, align=align)
+    value = fl.builder.load(ptr.addr, typ=llvm_t, align=align)
+    fl.tag(value)
+    return value
 
 
 def load(fl: FunctionLowering, ptr: Ptr, t, align=None, volatile=False, shadow=None):
@@ -143,7 +145,7 @@ def store(fl: FunctionLowering, ptr: Ptr, value, t, align=None, volatile=False) 
     if volatile and size in (1, 2, 4, 8) and (align or natural) >= size:
         store_atomic(b, raw, ptr.addr, "monotonic", align or natural)   # see _emit_load
     else:
-        b.store(raw, ptr.addr, align=align or natural)
+        fl.tag(b.store(raw, ptr.addr, align=align or natural))
     if fl.checked:
         fl.join_access()
 

@@ -291,6 +291,8 @@ class RegionState:
         b = fl.builder
         t = fl.types[fl.ml.module.definition(value_id).words[1]]
         parts = [b.load(self.address(b, s), typ=s.llvm) for s in self.layout.values[value_id]]
+        for part in parts:
+            fl.tag(part)
         if t.kind == "pointer":
             return Ptr(*parts) if len(parts) == 3 else Ptr(parts[0])
         return b.trunc(parts[0], I1) if t.llvm == I1 else parts[0]
@@ -304,7 +306,7 @@ class RegionState:
         else:
             parts = [b.zext(value, I8) if value.type == I1 else value]
         for part, s in zip(parts, slots):
-            b.store(part, self.address(b, s))
+            fl.tag(b.store(part, self.address(b, s)))
 
 
 def lower_region(fl: FunctionLowering, entry: ir.Block, start_label: int, start_index: int) -> None:
@@ -338,13 +340,12 @@ def lower_region(fl: FunctionLowering, entry: ir.Block, start_label: int, start_
                 post.append(by_id[node])
     order = list(reversed(post))
     fl.order = order
-    fl.rank = {b.id: i + 1 for i, b in enumerate(order)}
+    fl.rank = {b.id: i + 1 for i, b in enumerate(order)}   # the start (tail) has rank 0
     region = fl.region
     region.locals = {i.result_id for b in fn.blocks for i in b.instructions if i.result_id is not None}
     region.defined_here = {i.result_id for i in tail_insts if i.result_id is not None}
     for b in order:
         region.defined_here |= {i.result_id for i in b.instructions if i.result_id is not None}
-    fl.rank.setdefault(start_label, 0)
     fl.builder = ir.IRBuilder(entry)
     fl.builder.branch(tail)
     fl.alloca_builder.position_before(entry.terminator)
@@ -352,6 +353,7 @@ def lower_region(fl: FunctionLowering, entry: ir.Block, start_label: int, start_
             [(fl.blocks[b.id], b.id, b.instructions) for b in order]:
         fl.builder.position_at_end(llvm_block)
         fl.current_label = label
+        fl.current_rank = 0 if llvm_block is tail else fl.rank[label]
         fl.lower_instructions(insts)
     for b in fn.blocks:
         llvm_block = fl.blocks[b.id]
@@ -433,7 +435,7 @@ def build_region_group(kb) -> ir.Function:
         block = fn.append_basic_block(f"region{r}")
         switch.add_case(ir.Constant(I32, r), block)
         b.position_at_end(block)
-        with _counted_loop(b, fn, count, f"r{r}") as i:
+        with _counted_loop(b, fn, count, f"r{r}", parallel=ml.parallel_loop()) as i:
             slot = b.gep(states, [i], source_etype=I32)
             with b.if_then(b.icmp_unsigned("==", b.load(slot, typ=I32), ir.Constant(I32, r))):
                 lx = b.urem(i, sx)

@@ -76,7 +76,8 @@ class LoadedKernel:
     def scratch(self, count: int, local_bytes: int, items: int) -> list[dict]:
         """Thread states, local memory and frame arenas for ``count`` workers."""
         while len(self._scratch) < count:
-            self._scratch.append({"ts": np.zeros(THREAD["_words"], np.int64),
+            # 64 words each: two threads' states never share a cache line.
+            self._scratch.append({"ts": np.zeros(max(THREAD["_words"], 64), np.int64),
                                   "local": np.zeros(0, np.uint8), "frames": np.zeros(0, np.uint8)})
         frames_needed = self.frame_bytes * items + 128
         for s in self._scratch[:count]:
@@ -122,6 +123,8 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
     ctx[CONTEXT["region_count"]] = len(regions)
 
     count = min(worker_count(), ndrange.total_groups)
+    # Enough chunks per thread to balance uneven groups, few enough to keep the atomic rare.
+    ctx[CONTEXT["group_chunk"]] = max(1, ndrange.total_groups // (count * 64))
     scratch = kernel.scratch(count, bound.local_bytes, ndrange.group_items)
     deadline = None if timeout is None else time.monotonic() + float(timeout)
     stopped = _run_workers(kernel, ctx, scratch, deadline)
@@ -135,6 +138,7 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
         ctx[CONTEXT["abort"]] = 0
         ctx[CONTEXT["next_group"]] = group
         ctx[CONTEXT["total_groups"]] = group + 1
+        ctx[CONTEXT["group_chunk"]] = 1
         scratch = kernel.scratch(1, bound.local_bytes, ndrange.group_items)
         stopped = _run_workers(kernel, ctx, scratch, deadline) or stopped
         if int(ctx[CONTEXT["abort"]]) != ABORT_FAULT:
