@@ -85,7 +85,3 @@ def store(key: str, kernel: CompiledKernel) -> None:
     except OSError:
         pass   # a read-only home is no reason to fail a launch
 
-
-def clear_memory() -> None:
-    with _lock:
-        _memory.clear()

@@ -30,10 +30,6 @@ def barriers_in(fn: Function) -> list:
     return [inst for block in fn.blocks for inst in block.instructions if inst.opcode == OP_CONTROL_BARRIER]
 
 
-def _uses_defs(inst) -> tuple[list[int], int | None]:
-    return inst.id_operands(), inst.result_id
-
-
 def live_after_barriers(fn: Function) -> set[int]:
     """The function-local values live just after some barrier (backward liveness on the CFG,
     phi operands counted as used at the end of their predecessor)."""

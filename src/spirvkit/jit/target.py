@@ -88,17 +88,6 @@ def compile_ir(ir_text: str) -> bytes:
         return tm.emit_object(mod)
 
 
-def optimised_ir(ir_text: str) -> str:
-    """The optimised IR (for ``--dump-llvm`` style debugging)."""
-    tm = target_machine()
-    with _lock:
-        mod = llvm.parse_assembly(ir_text)
-        pto = llvm.create_pipeline_tuning_options(speed_level=3)
-        pb = llvm.create_pass_builder(tm, pto)
-        pb.getModulePassManager().run(mod, pb)
-        return str(mod)
-
-
 class LoadedObject:
     """An object file linked into the process; symbol addresses stay valid while it lives."""
 

@@ -104,7 +104,6 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
            timeout: float | None, name: str, locate=None) -> None:
     """Runs the kernel over the NDRange. ``locate()`` gives the report-mode kernel, used to
     re-run the one work-group whose fault flag a checked launch found set."""
-    compiled = kernel.compiled
     ctx = np.zeros(CONTEXT["_words"], np.int64)
     ctx[CONTEXT["work_dim"]] = ndrange.work_dim
     ctx[CONTEXT["global_size"]: CONTEXT["global_size"] + 3] = ndrange.global_size
@@ -134,7 +133,6 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
         # report-mode kernel, which records the work-item, instruction and address.
         group = int(ctx[CONTEXT["fault_group"]])
         kernel = locate()
-        compiled = kernel.compiled
         ctx[CONTEXT["abort"]] = 0
         ctx[CONTEXT["next_group"]] = group
         ctx[CONTEXT["total_groups"]] = group + 1
