@@ -49,7 +49,6 @@ import importlib.metadata  # noqa: E402
 import inspect  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
-import platform  # noqa: E402
 import re  # noqa: E402
 import shutil  # noqa: E402
 import statistics  # noqa: E402
@@ -62,6 +61,9 @@ from pathlib import Path  # noqa: E402
 from typing import Any, Callable  # noqa: E402
 
 import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+from machine import machine_info  # noqa: E402  (benchmarks/machine.py)
 
 HERE = Path(__file__).resolve().parent
 KERNELS = HERE / "kernels"
@@ -729,30 +731,6 @@ def warm_up(pocl: PoclSide | None, spk: SpirvkitSide) -> dict:
 # ------------------------------------------------------------------------------------------------
 # Machine, versions, summary
 # ------------------------------------------------------------------------------------------------
-
-
-def machine_info() -> dict:
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        usable = len(os.sched_getaffinity(0))
-    except AttributeError:
-        usable = os.cpu_count()
-    return {
-        "nproc": usable,
-        "cpu_count": os.cpu_count(),
-        "cpu": cpu or platform.processor(),
-        "python": sys.version.split()[0],
-        "python_implementation": platform.python_implementation(),
-        "platform": platform.platform(),
-        "loadavg_at_start": list(os.getloadavg()),  # other jobs on the machine skew every figure
-    }
 
 
 def git_commit() -> str | None:

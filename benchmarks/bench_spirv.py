@@ -29,7 +29,6 @@ import gc
 import io
 import json
 import os
-import platform
 import pstats
 import random
 import shutil
@@ -48,6 +47,9 @@ sys.path.insert(0, str(HERE.parent / "src"))  # run from a checkout without inst
 import spirvkit  # noqa: E402
 from spirvkit import Module  # noqa: E402
 from spirvkit.spirv.grammar import load_grammar  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))
+from machine import machine_info  # noqa: E402  (benchmarks/machine.py)
 
 TARGET_ENV = "spv1.2"
 AIM = 3.0  # the issue's aim: spirvkit <= 3x SPIRV-Tools' time
@@ -740,29 +742,6 @@ def time_process(cmd: list[str], env: dict | None = None) -> float:
     if result.returncode:
         sys.exit(f"bench_spirv: {' '.join(cmd)} failed:\n{result.stderr.decode(errors='replace')}")
     return elapsed
-
-
-def machine_info() -> dict:
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        usable = len(os.sched_getaffinity(0))
-    except AttributeError:
-        usable = os.cpu_count()
-    return {
-        "nproc": usable,
-        "cpu_count": os.cpu_count(),
-        "cpu": cpu or platform.processor(),
-        "python": sys.version.split()[0],
-        "python_implementation": platform.python_implementation(),
-        "platform": platform.platform(),
-    }
 
 
 def git_commit() -> str | None:

@@ -30,7 +30,7 @@ from .errors import KernelArgumentError, SpirvkitError
 from .jit import cache, target
 from .jit.compiler import CompiledKernel, compile_kernel
 from .jit.constants import ConstantEvaluator
-from .jit.types import SpvType, TypeTable
+from .jit.types import TypeTable, c_type_name
 from .runtime.args import LocalMemory, bind
 from .runtime.launch import LoadedKernel, launch
 from .runtime.ndrange import make_ndrange
@@ -178,7 +178,7 @@ def _arg_infos(program: Program, name: str, fn) -> list[ArgInfo]:
         if t.kind == "pointer" and t.storage == "Function":   # a struct passed by value (ByVal)
             t = t.elem
         space = _SPACES.get(t.storage, t.storage.lower()) if t.kind == "pointer" else "private"
-        type_name = declared[i] if i < len(declared) else _c_type(t)
+        type_name = declared[i] if i < len(declared) else c_type_name(t)
         size = 0
         try:
             size = types.size(t.elem if t.kind == "pointer" else t) if (t.kind != "pointer" or t.elem) else 0
@@ -198,15 +198,3 @@ def _kernel_arg_types(module: Module, name: str) -> list[str]:
             if text.startswith(prefix):
                 return [t for t in text[len(prefix):].split(",") if t]
     return []
-
-
-def _c_type(t: SpvType) -> str:
-    if t.kind == "pointer":
-        return (_c_type(t.elem) if t.elem is not None else "void") + "*"
-    if t.kind == "vector":
-        return f"{_c_type(t.elem)}{t.count}"
-    if t.kind == "int":
-        return {8: "char", 16: "short", 32: "int", 64: "long"}.get(t.width, f"int{t.width}")
-    if t.kind == "float":
-        return {16: "half", 32: "float", 64: "double"}[t.width]
-    return t.kind

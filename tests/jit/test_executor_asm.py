@@ -22,14 +22,6 @@ from jit.asm_kernel import GID, aligned, aligned_zeros, build, kernel_function, 
 MODES = pytest.mark.parametrize("unchecked", [False, True], ids=["checked", "unchecked"])
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _cache_dir(tmp_path_factory):
-    """Keep the kernel cache out of ~/.cache for the whole module."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("SPIRVKIT_CACHE_DIR", str(tmp_path_factory.mktemp("kernel-cache")))
-    yield
-    mp.undo()
-
 
 # ----- helpers ----------------------------------------------------------------------------------
 def slots(stride: int, count: int, prefix: str = "o", index: str = "gid") -> str:

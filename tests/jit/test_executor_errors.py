@@ -26,14 +26,6 @@ from jit.asm_kernel import GID, build, kernel_function, ld, offsets_of, program,
 KernelArgumentError = spirvkit.KernelArgumentError
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _cache_dir(tmp_path_factory):
-    """Keep the kernel cache out of ~/.cache for the whole module (and its subprocesses)."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("SPIRVKIT_CACHE_DIR", str(tmp_path_factory.mktemp("kernel-cache")))
-    yield
-    mp.undo()
-
 
 # ----- a kernel with one parameter of every kind ------------------------------------------------
 ALL_KINDS_TYPES = "%S = OpTypeStruct %uint %double"

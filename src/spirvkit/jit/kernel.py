@@ -185,15 +185,19 @@ class KernelBuilder:
                 values.append(b.load(at, typ=t.llvm, align=1))
         return values
 
-    # ----- without barriers -----------------------------------------------------------------
-    def _group_loop(self, body: ir.Function) -> ir.Function:
-        """group(ctx, ts): for z, y, x in this group's local size: body(...)."""
+    def group_function(self):
+        """The group function's shell, group(ctx, ts): (fn, ctx, ts, builder, kernel args)."""
         fn = ir.Function(self.ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR]), name="spirvkit_group")
         fn.linkage = "internal"
         mark_launch_state(fn)
         ctx, ts = fn.args
         b = ir.IRBuilder(fn.append_basic_block("entry"))
-        args = self._load_args(b, ctx, ts)
+        return fn, ctx, ts, b, self._load_args(b, ctx, ts)
+
+    # ----- without barriers -----------------------------------------------------------------
+    def _group_loop(self, body: ir.Function) -> ir.Function:
+        """group(ctx, ts): for z, y, x in this group's local size: body(...)."""
+        fn, ctx, ts, b, args = self.group_function()
         sizes = [_load_word(b, ts, THREAD["local_size"] + d) for d in range(3)]
         # The fault flag lives in a local slot while the group runs, so once the body is
         # inlined it becomes a register (an or-reduction the vectoriser handles).
@@ -242,12 +246,7 @@ class KernelBuilder:
         return fn
 
     def _group_with_barriers(self, item: ir.Function) -> ir.Function:
-        fn = ir.Function(self.ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR]), name="spirvkit_group")
-        fn.linkage = "internal"
-        mark_launch_state(fn)
-        ctx, ts = fn.args
-        b = ir.IRBuilder(fn.append_basic_block("entry"))
-        args = self._load_args(b, ctx, ts)
+        fn, ctx, ts, b, args = self.group_function()
         flag = _word(b, ts, THREAD["fault_flag"])
         sx, sy, sz = (_load_word(b, ts, THREAD["local_size"] + d) for d in range(3))
         count = b.mul(b.mul(sx, sy), sz)

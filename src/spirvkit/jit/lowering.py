@@ -74,7 +74,6 @@ class ModuleLowering:
 
     # ----- module facts ---------------------------------------------------------------------
     def _builtin_variables(self) -> dict[int, str]:
-        grammar_builtins = None
         from ..spirv.grammar import load_grammar
 
         grammar_builtins = load_grammar().operand_kinds["BuiltIn"].by_value

@@ -14,6 +14,7 @@ from llvmlite import ir
 from ..errors import NotSupportedError
 from .intrinsics import intrinsic
 from .ops_arith import constant_like
+from .runtime_ir import STORAGE_GLOBAL, STORAGE_LOCAL, STORAGE_PRIVATE
 from .function import PTR, FunctionLowering, Ptr, handles
 
 ROUNDING = {0: "RTE", 1: "RTZ", 2: "RTP", 3: "RTN"}
@@ -249,7 +250,7 @@ def lower_generic_cast(fl, inst):
     fl.set(w[2], fl.pointer(w[3]))
 
 
-_STORAGE_CODE = {"Workgroup": 1, "CrossWorkgroup": 2, "Function": 0}
+_STORAGE_CODE = {"Workgroup": STORAGE_LOCAL, "CrossWorkgroup": STORAGE_GLOBAL, "Function": STORAGE_PRIVATE}
 
 
 @handles("OpGenericCastToPtrExplicit")
@@ -277,8 +278,8 @@ def lower_generic_semantics(fl, inst):
     b = fl.builder
     actual = b.call(fl.ml.runtime("storage_of"), [fl.ctx, fl.ts, ptr.addr])
     i32 = ir.IntType(32)
-    local = b.icmp_unsigned("==", actual, ir.Constant(i32, 1))
-    glob = b.icmp_unsigned("==", actual, ir.Constant(i32, 2))
+    local = b.icmp_unsigned("==", actual, ir.Constant(i32, STORAGE_LOCAL))
+    glob = b.icmp_unsigned("==", actual, ir.Constant(i32, STORAGE_GLOBAL))
     # WorkgroupMemory = 0x100, CrossWorkgroupMemory = 0x200
     sem = b.select(local, ir.Constant(i32, 0x100), b.select(glob, ir.Constant(i32, 0x200), ir.Constant(i32, 0)))
     fl.set(w[2], sem)

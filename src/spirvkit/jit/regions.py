@@ -390,7 +390,6 @@ def build_region_group(kb) -> ir.Function:
     """group(ctx, ts) for a kernel with barriers: region after region, each over all items."""
     from .kernel import _counted_loop, _load_word, _word
     from .abi import CONTEXT, THREAD
-    from .lowering import mark_launch_state
 
     ml, spv_fn = kb.ml, kb.spv_fn
     layout = kb.layout
@@ -403,12 +402,7 @@ def build_region_group(kb) -> ir.Function:
                 starts.append((block.id, i + 1))
     regions = [_region_function(kb, layout, barrier_index, r, start) for r, start in enumerate(starts)]
 
-    fn = ir.Function(ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR]), name="spirvkit_group")
-    fn.linkage = "internal"
-    mark_launch_state(fn)
-    ctx, ts = fn.args
-    b = ir.IRBuilder(fn.append_basic_block("entry"))
-    args = kb._load_args(b, ctx, ts)
+    fn, ctx, ts, b, args = kb.group_function()
     sx, sy, sz = (_load_word(b, ts, THREAD["local_size"] + d) for d in range(3))
     count = b.mul(b.mul(sx, sy), sz)
     frames = b.inttoptr(_load_word(b, ts, THREAD["frames"]), PTR)

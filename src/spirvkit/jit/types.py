@@ -166,6 +166,19 @@ _TYPE_OPS = {OP_TYPE_VOID, OP_TYPE_BOOL, OP_TYPE_INT, OP_TYPE_FLOAT, OP_TYPE_VEC
              25, 26, 27, 38, 322, 323}  # image, sampler, sampled image, pipe, pipe storage, named barrier
 
 
+def c_type_name(t: SpvType) -> str:
+    """How OpenCL C spells a type (for argument info and error messages)."""
+    if t.kind == "pointer":
+        return (c_type_name(t.elem) if t.elem is not None else "void") + "*"
+    if t.kind == "vector":
+        return f"{c_type_name(t.elem)}{t.count}"
+    if t.kind == "int":
+        return {8: "char", 16: "short", 32: "int", 64: "long"}.get(t.width, f"int{t.width}")
+    if t.kind == "float":
+        return {16: "half", 32: "float", 64: "double"}[t.width]
+    return t.kind
+
+
 def _element_offset(struct: ir.Type, index: int, target_data) -> int:
     """Byte offset of member ``index`` of an LLVM literal struct under C layout rules."""
     offset = 0

@@ -13,7 +13,7 @@ import numpy as np
 from ..errors import KernelArgumentError, SpirvkitError
 from ..jit.constants import coerce
 from ..jit.kernel import ArgSlot
-from ..jit.types import SpvType, TypeTable
+from ..jit.types import SpvType, TypeTable, c_type_name
 
 _DTYPES = {("int", 8): np.int8, ("int", 16): np.int16, ("int", 32): np.int32, ("int", 64): np.int64,
            ("float", 16): np.float16, ("float", 32): np.float32, ("float", 64): np.float64, ("bool", 1): np.bool_}
@@ -122,7 +122,7 @@ def _value_bytes(value, t: SpvType, where: str, types: TypeTable) -> bytes:
     if isinstance(value, (np.ndarray, np.void)) and getattr(value, "dtype", None) is not None \
             and value.dtype.names is not None:
         if t.kind != "struct":
-            raise KernelArgumentError(f"{where} is a {_type_name(t)}, got a structured value")
+            raise KernelArgumentError(f"{where} is a {c_type_name(t)}, got a structured value")
         data = value.tobytes()
         if len(data) != size:
             raise KernelArgumentError(f"{where}: the struct is {size} bytes in the kernel, the value "
@@ -132,7 +132,7 @@ def _value_bytes(value, t: SpvType, where: str, types: TypeTable) -> bytes:
         if isinstance(value, np.ndarray) and value.ndim == 0:
             value = value[()]
         if isinstance(value, (np.ndarray, list, tuple)):
-            raise KernelArgumentError(f"{where} is a {_type_name(t)} scalar, got {type(value).__name__}")
+            raise KernelArgumentError(f"{where} is a {c_type_name(t)} scalar, got {type(value).__name__}")
         try:
             v = coerce(value, t, where)
         except SpirvkitError as exc:
@@ -143,7 +143,7 @@ def _value_bytes(value, t: SpvType, where: str, types: TypeTable) -> bytes:
         dtype = scalar_dtype(t.elem)
         array = np.asarray(value)
         if array.shape != (t.count,):
-            raise KernelArgumentError(f"{where} is a {_type_name(t)}: pass an array of {t.count} elements, "
+            raise KernelArgumentError(f"{where} is a {c_type_name(t)}: pass an array of {t.count} elements, "
                                       f"got shape {array.shape}")
         data = bytearray(size)
         for i, element in enumerate(array.tolist()):
@@ -162,13 +162,3 @@ def _value_bytes(value, t: SpvType, where: str, types: TypeTable) -> bytes:
 
 def _unsigned(t: SpvType):
     return {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[t.width]
-
-
-def _type_name(t: SpvType) -> str:
-    if t.kind == "vector":
-        return f"{_type_name(t.elem)}{t.count}"
-    if t.kind == "int":
-        return {8: "char", 16: "short", 32: "int", 64: "long"}.get(t.width, f"i{t.width}")
-    if t.kind == "float":
-        return {16: "half", 32: "float", 64: "double"}[t.width]
-    return t.kind
