@@ -79,11 +79,11 @@ class Program:
             k = self._kernels[name] = Kernel(self, name)
         return k
 
-    def _compiled(self, name: str, mode: str) -> CompiledKernel:
-        key = cache.cache_key(self._bytes, name, mode, self.spec_constants)
+    def _compiled(self, name: str, mode: str, local_size: tuple | None = None) -> CompiledKernel:
+        key = cache.cache_key(self._bytes, name, mode, self.spec_constants, local_size)
         compiled = cache.lookup(key)
         if compiled is None:
-            compiled = compile_kernel(self.module, name, mode, self.spec_constants)
+            compiled = compile_kernel(self.module, name, mode, self.spec_constants, local_size)
             cache.store(key, compiled)
         return compiled
 
@@ -107,24 +107,43 @@ class Kernel:
     def __init__(self, program: Program, name: str):
         self.program = program
         self.name = name
-        self._loaded: dict[str, LoadedKernel] = {}
+        self._loaded: dict[tuple, LoadedKernel] = {}
         self._lock = threading.Lock()
         entry = program.module.entry_point(name)
         fn = next(f for f in program.module.functions if f.id == entry.function)
         self._spv_fn = fn
         self.required_local_size = _required_local_size(program.module, entry.function)
+        self._has_barriers = _has_barriers(program.module, entry.function)
         self.args = _arg_infos(program, name, fn)
 
-    def _loaded_kernel(self, mode: str) -> LoadedKernel:
+    def _loaded_kernel(self, mode: str, local_size: tuple | None = None) -> LoadedKernel:
         with self._lock:
-            loaded = self._loaded.get(mode)
+            loaded = self._loaded.get((mode, local_size))
             if loaded is None:
-                loaded = self._loaded[mode] = LoadedKernel(self.program._compiled(self.name, mode))
+                compiled = self.program._compiled(self.name, mode, local_size)
+                loaded = self._loaded[(mode, local_size)] = LoadedKernel(compiled)
             return loaded
 
-    def compile(self, unchecked: bool = False) -> Kernel:
-        """Compiles now rather than at the first launch."""
-        self._loaded_kernel("unchecked" if unchecked else "checked")
+    def _specialised_size(self, ndrange) -> tuple | None:
+        """The local size to compile for: a kernel with barriers (its work-item loops run region
+        by region) or a required work-group size is compiled once per local size, so its loops
+        have constant trip counts and its local ids known ranges; only for NDRanges whose
+        every group is whole (one compilation then serves every group)."""
+        if not (self._has_barriers or self.required_local_size):
+            return None
+        if any(g % l for g, l in zip(ndrange.global_size, ndrange.local_size)):
+            return None
+        return tuple(ndrange.local_size)
+
+    def compile(self, unchecked: bool = False, local_size=None) -> Kernel:
+        """Compiles now rather than at the first launch (for launches with ``local_size``, when
+        the kernel is one that spirvkit compiles per local size: see ``__call__``)."""
+        mode = "unchecked" if unchecked else "checked"
+        size = None
+        if local_size is not None:
+            dims = (local_size,) if isinstance(local_size, int) else tuple(local_size)
+            size = self._specialised_size(make_ndrange(dims, dims, None, self.required_local_size))
+        self._loaded_kernel(mode, size)
         return self
 
     def __call__(self, global_size, local_size=None, *args, global_offset=None, unchecked: bool = False,
@@ -133,11 +152,12 @@ class Kernel:
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                     or not timeout > 0 or timeout != timeout):
             raise KernelArgumentError(f"timeout must be a positive number of seconds, got {timeout!r}")
-        loaded = self._loaded_kernel("unchecked" if unchecked else "checked")
+        size = self._specialised_size(ndrange)
+        loaded = self._loaded_kernel("unchecked" if unchecked else "checked", size)
         compiled = loaded.compiled
         bound = bind(compiled.slots, compiled.args_bytes, self.program.types, args, compiled.local_bytes)
         launch(loaded, ndrange, bound, self.program._globals_block(compiled), timeout, self.name,
-               locate=lambda: self._loaded_kernel("report"))
+               locate=lambda: self._loaded_kernel("report", size))
 
     def __repr__(self):
         params = ", ".join(f"{a.type} {a.name}" for a in self.args)
@@ -166,6 +186,13 @@ def _required_local_size(module: Module, fn_id: int):
         if inst.opcode == 16 and inst.words[1] == fn_id and inst.words[2] == 17:
             return tuple(inst.words[3:6])
     return None
+
+
+def _has_barriers(module: Module, fn_id: int) -> bool:
+    """Whether the kernel (or a function it calls) contains OpControlBarrier."""
+    from .jit.lowering import functions_with_barriers
+
+    return fn_id in functions_with_barriers(module)
 
 
 def _arg_infos(program: Program, name: str, fn) -> list[ArgInfo]:

@@ -1,8 +1,8 @@
 """The compiled-kernel cache: in memory for the process, on disk across processes.
 
-Keyed by the module's bytes, the entry point, the specialization values, the checking mode,
-the target CPU, the versions of spirvkit and llvmlite and a hash of the code generator. The disk cache lives in
-``$SPIRVKIT_CACHE_DIR`` (default ``~/.cache/spirvkit``); ``SPIRVKIT_CACHE=0`` disables it.
+Keyed by the module's bytes, the entry point, the specialization values, the checking mode, the
+local size it was specialised for, the target CPU, the versions of spirvkit and llvmlite and a
+hash of the code generator. The disk cache lives in ``$SPIRVKIT_CACHE_DIR`` (default ``~/.cache/spirvkit``); ``SPIRVKIT_CACHE=0`` disables it.
 """
 
 from __future__ import annotations
@@ -33,10 +33,11 @@ def _code_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
-def cache_key(module_bytes: bytes, name: str, mode: str, spec_values: dict | None) -> str:
+def cache_key(module_bytes: bytes, name: str, mode: str, spec_values: dict | None,
+              local_size: tuple | None = None) -> str:
     h = hashlib.sha256()
     h.update(module_bytes)
-    meta = {"entry": name, "mode": mode, "spec": sorted((int(k), repr(v)) for k, v in (spec_values or {}).items()),
+    meta = {"entry": name, "mode": mode, "local_size": list(local_size) if local_size else None, "spec": sorted((int(k), repr(v)) for k, v in (spec_values or {}).items()),
             "target": target.describe(), "spirvkit": __version__, "code": _code_fingerprint()}
     h.update(json.dumps(meta, sort_keys=True).encode())
     return h.hexdigest()

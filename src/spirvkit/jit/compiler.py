@@ -25,13 +25,15 @@ class CompiledKernel:
     global_init: list[tuple[int, bytes]] = field(default_factory=list)
     frame_bytes: int = 0                  # per work-item record of a region-split kernel
     constants: dict[str, str] = field(default_factory=dict)   # program-scope __constant symbols
+    local_size: tuple | None = None       # compiled for this local size only (uniform NDRanges)
 
     def metadata(self) -> dict:
         return {
             "name": self.name, "mode": self.mode, "args_bytes": self.args_bytes,
             "has_barriers": self.has_barriers, "local_bytes": self.local_bytes,
             "globals_bytes": self.globals_bytes,
-            "global_init": [(at, data.hex()) for at, data in self.global_init], "frame_bytes": self.frame_bytes, "constants": self.constants,
+            "global_init": [(at, data.hex()) for at, data in self.global_init], "frame_bytes": self.frame_bytes,
+            "constants": self.constants, "local_size": self.local_size,
             "slots": [s.to_json() for s in self.slots], "sites": [asdict(s) for s in self.sites],
         }
 
@@ -40,7 +42,8 @@ class CompiledKernel:
         return cls(meta["name"], obj, meta["mode"], [ArgSlot(**s) for s in meta["slots"]], meta["args_bytes"],
                    meta["has_barriers"], [Site(**s) for s in meta["sites"]], meta["local_bytes"],
                    meta["globals_bytes"], [(at, bytes.fromhex(h)) for at, h in meta["global_init"]],
-                   meta["frame_bytes"], meta["constants"])
+                   meta["frame_bytes"], meta["constants"],
+                   tuple(meta["local_size"]) if meta.get("local_size") else None)
 
 
 def check_kernel_module(module: Module) -> None:
@@ -53,14 +56,15 @@ def check_kernel_module(module: Module) -> None:
 
 
 def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | None = None,
-                 report_faults: bool = False):
+                 report_faults: bool = False, local_size: tuple | None = None):
     """The LLVM module (as text) and the kernel facts, before native compilation."""
     check_kernel_module(module)
     entry = module.entry_point(name)
     if entry is None or entry.execution_model != "Kernel":
         kernels = [e.name for e in module.entry_points if e.execution_model == "Kernel"]
         raise SpirvkitError(f"no kernel named {name!r}; the module's kernels: {', '.join(kernels) or 'none'}")
-    ml = ModuleLowering(module, target.target_data(), target.triple(), checked, spec_values, report_faults)
+    ml = ModuleLowering(module, target.target_data(), target.triple(), checked, spec_values, report_faults,
+                        local_size)
     kb = KernelBuilder(ml, entry.function)
     kb.build()
     return ml.llvm_text(), ml, kb
@@ -69,11 +73,15 @@ def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | N
 MODES = ("checked", "unchecked", "report")
 
 
-def compile_kernel(module: Module, name: str, mode: str = "checked", spec_values: dict | None = None) -> CompiledKernel:
+def compile_kernel(module: Module, name: str, mode: str = "checked", spec_values: dict | None = None,
+                   local_size: tuple | None = None) -> CompiledKernel:
     """``mode``: 'checked' (bounds checks raise a flag: fast), 'unchecked' (no checks) or
-    'report' (checks that record exactly where a fault happened: used to re-run a group)."""
+    'report' (checks that record exactly where a fault happened: used to re-run a group).
+    ``local_size``: compile for launches whose every group has this size (None: any)."""
     checked = mode != "unchecked"
-    ir_text, ml, kb = lower_kernel(module, name, checked, spec_values, report_faults=mode == "report")
+    ir_text, ml, kb = lower_kernel(module, name, checked, spec_values, report_faults=mode == "report",
+                                   local_size=local_size)
     obj = target.compile_ir(ir_text)
     return CompiledKernel(name, obj, mode, kb.slots, kb.args_bytes, kb.has_barriers, ml.sites,
-                          ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init, kb.frame_bytes, ml.constant_names)
+                          ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init, kb.frame_bytes,
+                          ml.constant_names, ml.local_size)

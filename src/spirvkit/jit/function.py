@@ -95,8 +95,11 @@ class FunctionLowering:
 
     def get(self, value_id: int):
         """The lowered value of an id: a local result, a parameter, or a module-level value."""
-        if self.region is not None and value_id in self.region.layout.values:
-            return self.region.value(self, value_id)   # lives across a barrier
+        if self.region is not None:
+            if value_id in self.region.layout.values:
+                return self.region.value(self, value_id)   # lives across a barrier
+            if value_id in self.region.layout.invariant:
+                return self.region.invariant(self, value_id)   # the same in every region
         value = self.values.get(value_id)
         if value is None:
             value = self.ml.global_value(value_id, self)
@@ -159,11 +162,17 @@ class FunctionLowering:
 
     # ----- context fields -------------------------------------------------------------------
     def context_word(self, name: str, index: int = 0, builder=None) -> ir.Value:
+        fixed = self.ml.fixed_word(name, index)
+        if fixed is not None:
+            return fixed
         b = builder or self.builder
         slot = b.gep(self.ctx, [ir.Constant(I64, CONTEXT[name] + index)], source_etype=I64)
         return b.load(slot, typ=I64)
 
     def thread_word(self, name: str, index: int = 0, builder=None) -> ir.Value:
+        fixed = self.ml.fixed_word(name, index)
+        if fixed is not None:
+            return fixed
         b = builder or self.builder
         slot = b.gep(self.ts, [ir.Constant(I64, THREAD[name] + index)], source_etype=I64)
         return b.load(slot, typ=I64)

@@ -185,6 +185,11 @@ class KernelBuilder:
                 values.append(b.load(at, typ=t.llvm, align=1))
         return values
 
+    def local_sizes(self, b: ir.IRBuilder, ts) -> list[ir.Value]:
+        """This group's size in each dimension: constants when compiled for one local size."""
+        return [self.ml.fixed_word("local_size", d) or _load_word(b, ts, THREAD["local_size"] + d)
+                for d in range(3)]
+
     def group_function(self):
         """The group function's shell, group(ctx, ts): (fn, ctx, ts, builder, kernel args)."""
         fn = ir.Function(self.ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR]), name="spirvkit_group")
@@ -198,7 +203,7 @@ class KernelBuilder:
     def _group_loop(self, body: ir.Function) -> ir.Function:
         """group(ctx, ts): for z, y, x in this group's local size: body(...)."""
         fn, ctx, ts, b, args = self.group_function()
-        sizes = [_load_word(b, ts, THREAD["local_size"] + d) for d in range(3)]
+        sizes = self.local_sizes(b, ts)
         # The fault flag lives in a local slot while the group runs, so once the body is
         # inlined it becomes a register (an or-reduction the vectoriser handles).
         flag = b.alloca(I8)   # a byte: the narrow or-reduction keeps vectors wide
@@ -248,7 +253,7 @@ class KernelBuilder:
     def _group_with_barriers(self, item: ir.Function) -> ir.Function:
         fn, ctx, ts, b, args = self.group_function()
         flag = _word(b, ts, THREAD["fault_flag"])
-        sx, sy, sz = (_load_word(b, ts, THREAD["local_size"] + d) for d in range(3))
+        sx, sy, sz = self.local_sizes(b, ts)
         count = b.mul(b.mul(sx, sy), sz)
         frames = b.inttoptr(_load_word(b, ts, THREAD["frames"]), PTR)
         stride = _load_word(b, ts, THREAD["frame_bytes"])
@@ -310,7 +315,8 @@ class KernelBuilder:
         out = fn.append_basic_block("out")
         total = _load_word(b, ctx, CONTEXT["total_groups"])
         groups = [_load_word(b, ctx, CONTEXT["num_groups"] + d) for d in range(3)]
-        enq = [_load_word(b, ctx, CONTEXT["enqueued_local_size"] + d) for d in range(3)]
+        enq = [self.ml.fixed_word("enqueued_local_size", d) or _load_word(b, ctx, CONTEXT["enqueued_local_size"] + d)
+               for d in range(3)]
         gsize = [_load_word(b, ctx, CONTEXT["global_size"] + d) for d in range(3)]
         chunk = _load_word(b, ctx, CONTEXT["group_chunk"])
         b.branch(loop)
@@ -339,8 +345,11 @@ class KernelBuilder:
         for d, gid in enumerate((gx, gy, gz)):
             b.store(gid, _word(b, ts, THREAD["group_id"] + d))
             # The last group in a dimension may be smaller (non-uniform work-groups).
-            left = b.sub(gsize[d], b.mul(gid, enq[d]))
-            size = b.select(b.icmp_unsigned("<", left, enq[d]), left, enq[d])
+            if self.ml.local_size is None:
+                left = b.sub(gsize[d], b.mul(gid, enq[d]))
+                size = b.select(b.icmp_unsigned("<", left, enq[d]), left, enq[d])
+            else:
+                size = enq[d]   # compiled for a uniform NDRange: every group is whole
             b.store(size, _word(b, ts, THREAD["local_size"] + d))
         b.call(group, [ctx, ts])
         if self.ml.checked and not self.ml.report_faults:

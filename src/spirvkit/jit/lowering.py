@@ -44,10 +44,36 @@ class VariableLayout:
     local_offsets: dict[int, int] = field(default_factory=dict)
 
 
+def functions_with_barriers(module: Module) -> set[int]:
+    """Functions that execute a control barrier, directly or through a call."""
+    direct, calls = set(), {}
+    for fn in module.functions:
+        callees = set()
+        for block in fn.blocks:
+            for inst in block.instructions:
+                if inst.opcode == OP_CONTROL_BARRIER:
+                    direct.add(fn.id)
+                elif inst.opcode == OP_FUNCTION_CALL:
+                    callees.add(inst.words[3])
+        calls[fn.id] = callees
+    result, changed = set(direct), True
+    while changed:
+        changed = False
+        for fid, callees in calls.items():
+            if fid not in result and callees & result:
+                result.add(fid)
+                changed = True
+    return result
+
+
 class ModuleLowering:
     def __init__(self, module: Module, target_data, triple: str, checked: bool,
-                 spec_values: dict | None = None, report_faults: bool = False):
+                 spec_values: dict | None = None, report_faults: bool = False,
+                 local_size: tuple[int, int, int] | None = None):
         self.module = module
+        # Compiled for one local size that every group has (a uniform NDRange): the sizes are
+        # constants, so work-item loops have known trip counts and local ids known ranges.
+        self.local_size = tuple(local_size) if local_size else None
         self.checked = checked
         self.report_faults = report_faults   # call the fault recorder (else: raise a flag)
         self.types = TypeTable(module, target_data, spec_values)
@@ -70,7 +96,13 @@ class ModuleLowering:
         self.access_group = self.llvm.add_metadata([])
         self.parallel_loop_ids: list = []
         self.lines = self._line_table()
-        self.barrier_functions = self._functions_with_barriers()
+        self.barrier_functions = functions_with_barriers(module)
+
+    def fixed_word(self, name: str, index: int) -> ir.Constant | None:
+        """A launch-state word this compilation fixes (the local size), else None."""
+        if self.local_size is not None and name in ("local_size", "enqueued_local_size"):
+            return ir.Constant(I64, self.local_size[index])
+        return None
 
     # ----- module facts ---------------------------------------------------------------------
     def _builtin_variables(self) -> dict[int, str]:
@@ -125,27 +157,6 @@ class ModuleLowering:
                     elif current:
                         table[inst.offset] = current
         return table
-
-    def _functions_with_barriers(self) -> set[int]:
-        """Functions that execute a control barrier, directly or through a call."""
-        direct, calls = set(), {}
-        for fn in self.module.functions:
-            callees = set()
-            for block in fn.blocks:
-                for inst in block.instructions:
-                    if inst.opcode == OP_CONTROL_BARRIER:
-                        direct.add(fn.id)
-                    elif inst.opcode == OP_FUNCTION_CALL:
-                        callees.add(inst.words[3])
-            calls[fn.id] = callees
-        result, changed = set(direct), True
-        while changed:
-            changed = False
-            for fid, callees in calls.items():
-                if fid not in result and callees & result:
-                    result.add(fid)
-                    changed = True
-        return result
 
     # ----- sites ----------------------------------------------------------------------------
     def site(self, inst, kind: str, fn: Function) -> int:

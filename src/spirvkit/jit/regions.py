@@ -104,6 +104,7 @@ class RecordLayout:
     values: dict[int, list[Slot]] = field(default_factory=dict)   # spilled id -> its parts
     variables: dict[int, Slot] = field(default_factory=dict)      # private variable id -> storage
     shadows: dict[int, tuple[Slot, Slot]] = field(default_factory=dict)  # pointer-holding variables
+    invariant: set[int] = field(default_factory=set)   # never spilled: recomputed at region entry
     bytes_per_item: int = 0
 
     uniform_bytes: int = 0
@@ -129,9 +130,10 @@ def record_layout(ml, fn: Function) -> RecordLayout:
             if pointee.kind == "pointer" and ml.checked:
                 layout.shadows[inst.words[2]] = (layout.add(PTR, 8), layout.add(PTR, 8))
     uniform = uniform_values(ml, fn)
+    layout.invariant = invariant_values(ml, fn)
     for value_id in sorted(live_after_barriers(fn)):
         inst = ml.module.definition(value_id)
-        if inst is None or inst.opcode == OP_VARIABLE:
+        if inst is None or inst.opcode == OP_VARIABLE or value_id in layout.invariant:
             continue
         t = ml.types[inst.words[1]]
         same = value_id in uniform
@@ -141,6 +143,31 @@ def record_layout(ml, fn: Function) -> RecordLayout:
             stored = I8 if t.llvm == I1 else t.llvm
             layout.values[value_id] = [layout.add(stored, stored.get_abi_size(td), same)]
     return layout
+
+
+def invariant_values(ml, fn: Function) -> set[int]:
+    """Values fixed for the whole run of a work-item: pure instructions over parameters,
+    constants, BuiltIn loads, private variables' addresses and other such values. They need no
+    record slot: each region recomputes them at its entry (what LLVM would hoist anyway), so
+    the work-item loops store and load less."""
+    local = {i.result_id for b in fn.blocks for i in b.instructions if i.result_id is not None}
+    invariant = {i.result_id for i in fn.blocks[0].instructions if i.opcode == OP_VARIABLE}
+    changed = True
+    while changed:
+        changed = False
+        for b in fn.blocks:
+            for inst in b.instructions:
+                rid = inst.result_id
+                if rid is None or rid in invariant:
+                    continue
+                if inst.opname == "OpLoad":
+                    ok = inst.words[3] in ml.builtins
+                else:
+                    ok = inst.opname in _PURE and all(u not in local or u in invariant for u in inst.id_operands())
+                if ok:
+                    invariant.add(rid)
+                    changed = True
+    return invariant
 
 
 # BuiltIns that differ between the work-items of a group.
@@ -233,6 +260,24 @@ class RegionState:
                 self.at_entry[value_id] = self._at_entry(fl, value_id)
             finally:
                 fl.builder = saved
+        return self.at_entry[value_id]
+
+    def invariant(self, fl: FunctionLowering, value_id: int):
+        """An invariant value (see invariant_values), computed once in the region's entry."""
+        from .function import HANDLERS
+
+        if value_id not in self.at_entry:
+            if value_id in self.layout.variables:
+                return fl.values[value_id]
+            saved, saved_value = fl.builder, fl.values.get(value_id)
+            fl.builder = fl.alloca_builder
+            try:
+                HANDLERS[fl.ml.module.definition(value_id).opcode](fl, fl.ml.module.definition(value_id))
+                self.at_entry[value_id] = fl.values[value_id]
+            finally:
+                fl.builder = saved
+                if saved_value is not None:
+                    fl.values[value_id] = saved_value
         return self.at_entry[value_id]
 
     def _at_entry(self, fl: FunctionLowering, value_id: int):
@@ -403,7 +448,7 @@ def build_region_group(kb) -> ir.Function:
     regions = [_region_function(kb, layout, barrier_index, r, start) for r, start in enumerate(starts)]
 
     fn, ctx, ts, b, args = kb.group_function()
-    sx, sy, sz = (_load_word(b, ts, THREAD["local_size"] + d) for d in range(3))
+    sx, sy, sz = kb.local_sizes(b, ts)
     count = b.mul(b.mul(sx, sy), sz)
     frames = b.inttoptr(_load_word(b, ts, THREAD["frames"]), PTR)
     states = frames
