@@ -14,6 +14,7 @@ Kernels whose barriers are reached through a function call use the coroutine low
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from llvmlite import ir
@@ -415,7 +416,6 @@ def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], in
     fn.attributes.add("alwaysinline")
     mark_launch_state(fn)
     args = list(fn.args)
-    args[6].add_attribute("noalias")          # the records: private to this work-group
     fl = FunctionLowering(ml, kb.spv_fn, fn, args[:6], ml.split_params(kb.fn_type.params, args[9:]))
     entry = fn.append_basic_block("entry")
     ab = fl.alloca_builder = ir.IRBuilder(entry)
@@ -429,6 +429,21 @@ def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], in
         fl.pointer_shadows[var_id] = (fl.region.address(ab, base_slot), fl.region.address(ab, end_slot))
     lower_region(fl, entry, *start)
     return fn
+
+
+@contextmanager
+def work_items(b: ir.IRBuilder, fn: ir.Function, sizes, name: str, ml):
+    """Parallel loops over a group's work-items, z outermost: yields (lx, ly, lz, flat index).
+    Nested loops rather than one loop over the flat index, so that lx is the vectorised
+    loop's induction variable: accesses indexed by lx are then consecutive, by ly uniform."""
+    from .kernel import _counted_loop
+
+    sx, sy, sz = sizes
+    with _counted_loop(b, fn, sz, f"{name}z", parallel=ml.parallel_loop()) as lz:
+        with _counted_loop(b, fn, sy, f"{name}y", parallel=ml.parallel_loop()) as ly:
+            row = b.mul(b.add(b.mul(lz, sy), ly), sx)
+            with _counted_loop(b, fn, sx, f"{name}x", parallel=ml.parallel_loop()) as lx:
+                yield lx, ly, lz, b.add(row, lx)
 
 
 def build_region_group(kb) -> ir.Function:
@@ -458,8 +473,22 @@ def build_region_group(kb) -> ir.Function:
     b.store(ir.Constant(I8, 0), flag)
     current = b.alloca(I32)
     b.store(ir.Constant(I32, 0), current)
+    # Whether every work-item waits in `current` (they all start in region 0). It is the
+    # rule for real barriers, so the usual case runs the region for all work-items with no
+    # per-item test: a loop LLVM vectorises without masks.
+    together = b.alloca(I1)
+    b.store(ir.Constant(I1, 1), together)
+    lowest, highest = b.alloca(I32), b.alloca(I32)
     with _counted_loop(b, fn, count, "init") as i:
         b.store(ir.Constant(I32, 0), b.gep(states, [i], source_etype=I32))
+
+    def tagged(inst):
+        inst.set_metadata("llvm.access.group", ml.access_group)   # each item's state is its own
+        return inst
+
+    def note(state) -> None:
+        b.store(b.select(b.icmp_unsigned("<", state, b.load(lowest, typ=I32)), state, b.load(lowest, typ=I32)), lowest)
+        b.store(b.select(b.icmp_unsigned(">", state, b.load(highest, typ=I32)), state, b.load(highest, typ=I32)), highest)
 
     head = fn.append_basic_block("region.head")
     done = fn.append_basic_block("region.done")
@@ -470,23 +499,31 @@ def build_region_group(kb) -> ir.Function:
         block = fn.append_basic_block(f"region{r}")
         switch.add_case(ir.Constant(I32, r), block)
         b.position_at_end(block)
-        with _counted_loop(b, fn, count, f"r{r}", parallel=ml.parallel_loop()) as i:
-            slot = b.gep(states, [i], source_etype=I32)
-            with b.if_then(b.icmp_unsigned("==", b.load(slot, typ=I32), ir.Constant(I32, r))):
-                lx = b.urem(i, sx)
-                rest = b.udiv(i, sx)
-                ly, lz = b.urem(rest, sy), b.udiv(rest, sy)
-                state = b.call(region, [ctx, ts, lx, ly, lz, flag, records, count, i, *args])
-                b.store(state, slot)
-        # The next region: the lowest state any work-item is waiting in (all equal in a
-        # kernel that meets the barrier rules); DONE once they have all returned.
-        lowest = b.alloca(I32)
         b.store(ir.Constant(I32, DONE), lowest)
-        with _counted_loop(b, fn, count, f"m{r}") as i:
-            s = b.load(b.gep(states, [i], source_etype=I32), typ=I32)
-            old = b.load(lowest, typ=I32)
-            b.store(b.select(b.icmp_unsigned("<", s, old), s, old), lowest)
-        b.store(b.load(lowest, typ=I32), current)
+        b.store(ir.Constant(I32, 0), highest)
+
+        def run(lx, ly, lz, i):
+            state = b.call(region, [ctx, ts, lx, ly, lz, flag, records, count, i, *args])
+            tagged(b.store(state, b.gep(states, [i], source_etype=I32)))
+            return state
+
+        with b.if_else(b.load(together, typ=I1)) as (all_items, some_items):
+            with all_items:
+                with work_items(b, fn, (sx, sy, sz), f"r{r}", ml) as (lx, ly, lz, i):
+                    note(run(lx, ly, lz, i))
+            with some_items:
+                with work_items(b, fn, (sx, sy, sz), f"s{r}", ml) as (lx, ly, lz, i):
+                    state = tagged(b.load(b.gep(states, [i], source_etype=I32), typ=I32))
+                    with b.if_then(b.icmp_unsigned("==", state, ir.Constant(I32, r))):
+                        run(lx, ly, lz, i)
+                # Where each work-item now waits.
+                with _counted_loop(b, fn, count, f"m{r}") as i:
+                    note(b.load(b.gep(states, [i], source_etype=I32), typ=I32))
+        # The next region: the lowest state any work-item waits in (all equal in a kernel that
+        # meets the barrier rules); DONE once they have all returned.
+        low = b.load(lowest, typ=I32)
+        b.store(low, current)
+        b.store(b.icmp_unsigned("==", low, b.load(highest, typ=I32)), together)
         aborted = b.icmp_unsigned("!=", b.load_atomic(_word(b, ctx, CONTEXT["abort"]), "monotonic", 8, typ=I64),
                                   ir.Constant(I64, 0))
         b.cbranch(aborted, done, head)
