@@ -161,21 +161,21 @@ class FunctionLowering:
         return self.alloca_builder
 
     # ----- context fields -------------------------------------------------------------------
-    def context_word(self, name: str, index: int = 0, builder=None) -> ir.Value:
+    def context_word(self, name: str, index: int = 0, builder=None, typ=I64) -> ir.Value:
         fixed = self.ml.fixed_word(name, index)
         if fixed is not None:
             return fixed
         b = builder or self.builder
         slot = b.gep(self.ctx, [ir.Constant(I64, CONTEXT[name] + index)], source_etype=I64)
-        return b.load(slot, typ=I64)
+        return b.load(slot, typ=typ)
 
-    def thread_word(self, name: str, index: int = 0, builder=None) -> ir.Value:
+    def thread_word(self, name: str, index: int = 0, builder=None, typ=I64) -> ir.Value:
         fixed = self.ml.fixed_word(name, index)
         if fixed is not None:
             return fixed
         b = builder or self.builder
         slot = b.gep(self.ts, [ir.Constant(I64, THREAD[name] + index)], source_etype=I64)
-        return b.load(slot, typ=I64)
+        return b.load(slot, typ=typ)
 
     # ----- lowering driver ------------------------------------------------------------------
     def lower_body(self, entry: ir.Block, alloca_block: ir.Block) -> None:

@@ -124,6 +124,12 @@ def _load_word(b, base, index):
     return b.load(_word(b, base, index), typ=I64)
 
 
+def _load_pointer(b, base, index):
+    """A word holding an address, loaded as a pointer: no inttoptr, so LLVM still sees that
+    addresses derived from it share their origin (and folds bounds checks between them)."""
+    return b.load(_word(b, base, index), typ=PTR)
+
+
 class KernelBuilder:
     """Builds the entry code of one kernel into a ModuleLowering's LLVM module."""
 
@@ -162,18 +168,18 @@ class KernelBuilder:
     # ----- arguments ------------------------------------------------------------------------
     def _load_args(self, b: ir.IRBuilder, ctx, ts) -> list[ir.Value]:
         """The kernel's parameters as LLVM values, flattened as lowered functions take them."""
-        block = b.inttoptr(_load_word(b, ctx, CONTEXT["args"]), PTR)
+        block = _load_pointer(b, ctx, CONTEXT["args"])
         values = []
         for slot, t in zip(self.slots, self.fn_type.params):
             at = b.gep(block, [ir.Constant(I64, slot.offset)], source_etype=I8)
             if slot.kind == "buffer":
                 # A buffer argument points at its base: one value for both lets LLVM reduce
                 # each bounds check to a test on the index.
-                addr = b.inttoptr(_load_word(b, at, 0), PTR)
-                end = b.inttoptr(_load_word(b, at, 2), PTR)
+                addr = _load_pointer(b, at, 0)
+                end = _load_pointer(b, at, 2)
                 values.extend([addr, addr, end] if self.ml.checked else [addr])
             elif slot.kind == "local":
-                local_base = b.inttoptr(_load_word(b, ts, THREAD["local_base"]), PTR)
+                local_base = _load_pointer(b, ts, THREAD["local_base"])
                 addr = b.gep(local_base, [_load_word(b, at, 0)], source_etype=I8)
                 end = b.gep(addr, [_load_word(b, at, 1)], source_etype=I8)
                 values.extend([addr, addr, end] if self.ml.checked else [addr])
@@ -255,7 +261,7 @@ class KernelBuilder:
         flag = _word(b, ts, THREAD["fault_flag"])
         sx, sy, sz = self.local_sizes(b, ts)
         count = b.mul(b.mul(sx, sy), sz)
-        frames = b.inttoptr(_load_word(b, ts, THREAD["frames"]), PTR)
+        frames = _load_pointer(b, ts, THREAD["frames"])
         stride = _load_word(b, ts, THREAD["frame_bytes"])
         done_fn = self.ml.llvm.declare_intrinsic("llvm.coro.done", [], ir.FunctionType(I1, [PTR]))
         resume_fn = self.ml.llvm.declare_intrinsic("llvm.coro.resume", [], ir.FunctionType(ir.VoidType(), [PTR]))

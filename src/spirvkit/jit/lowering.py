@@ -224,10 +224,10 @@ class ModuleLowering:
             return BuiltinPtr(self.builtins[var_id])
         size = ir.Constant(I64, self.types.size(pointee))
         if storage == "CrossWorkgroup":
-            base = b.inttoptr(fl.context_word("globals", builder=b), PTR)
+            base = fl.context_word("globals", builder=b, typ=PTR)
             addr = b.gep(base, [ir.Constant(I64, self.layout.global_offsets[var_id])], source_etype=ir.IntType(8))
         elif storage == "Workgroup":
-            base = b.inttoptr(fl.thread_word("local_base", builder=b), PTR)
+            base = fl.thread_word("local_base", builder=b, typ=PTR)
             addr = b.gep(base, [ir.Constant(I64, self.layout.local_offsets[var_id])], source_etype=ir.IntType(8))
         elif storage == "UniformConstant":
             if len(inst.words) <= 4:

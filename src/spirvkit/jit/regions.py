@@ -448,7 +448,7 @@ def work_items(b: ir.IRBuilder, fn: ir.Function, sizes, name: str, ml):
 
 def build_region_group(kb) -> ir.Function:
     """group(ctx, ts) for a kernel with barriers: region after region, each over all items."""
-    from .kernel import _counted_loop, _load_word, _word
+    from .kernel import _counted_loop, _load_pointer, _word
     from .abi import CONTEXT, THREAD
 
     ml, spv_fn = kb.ml, kb.spv_fn
@@ -465,7 +465,7 @@ def build_region_group(kb) -> ir.Function:
     fn, ctx, ts, b, args = kb.group_function()
     sx, sy, sz = kb.local_sizes(b, ts)
     count = b.mul(b.mul(sx, sy), sz)
-    frames = b.inttoptr(_load_word(b, ts, THREAD["frames"]), PTR)
+    frames = _load_pointer(b, ts, THREAD["frames"])
     states = frames
     state_bytes = b.and_(b.add(b.mul(count, ir.Constant(I64, 4)), ir.Constant(I64, 63)), ir.Constant(I64, ~63))
     records = b.gep(frames, [state_bytes], source_etype=I8)
