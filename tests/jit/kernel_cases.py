@@ -685,6 +685,10 @@ def _barriers_and_local() -> list[Case]:
             In(i32, 96, Rand(-10000, 10000)), Out(i32, 96), Local(32 * 4), Local(32 * 4))),
         Case("barrier_shapes", "barrier_loop_uniform", 256, 32, (
             In(i32, 256, Rand(-10000, 10000)), In(i32, 8, Values((0, 1, 6), Rand(0, 6))), Out(i32, 256))),
+        Case("barrier_shapes", "barrier_loop_cuts", 256, 64, (
+            In(i32, 1000, Rand(0, 9)), Scalar(i32, 1000), Out(i32, 256))),
+        Case("barrier_shapes", "barrier_loop_cuts", 192, 48, name="wg48", args=(
+            In(i32, 777, Rand(0, 9)), Scalar(i32, 777), Out(i32, 192))),
         Case("local_2d", "transpose_local", (48, 32), (8, 8), (
             In(f32, 32 * 48, Bits()), Out(f32, 48 * 32, Bitwise()), Scalar(i32, 48), Scalar(i32, 32))),
         Case("local_2d", "stencil_halo", 512, 64, (

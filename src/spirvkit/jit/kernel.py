@@ -148,8 +148,10 @@ class KernelBuilder:
 
     def build(self) -> None:
         if self.uses_regions:
-            from .regions import build_region_group, record_layout
+            from .loop_cuts import with_loop_cuts
+            from .regions import build_region_group, record_layout, uniform_values
 
+            self.spv_fn = with_loop_cuts(self.ml, self.spv_fn, uniform_values(self.ml, self.spv_fn))
             self.layout = record_layout(self.ml, self.spv_fn)
             # Per work-item: its record and state; the group's uniform values are counted per
             # item too (small), which keeps the runtime's arena arithmetic one number.

@@ -21,14 +21,11 @@ from llvmlite import ir
 
 from ..spirv.module import Function
 from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr, successors
+from .loop_cuts import is_cut
 
 OP_CONTROL_BARRIER, OP_PHI, OP_VARIABLE = 224, 245, 59
 DONE = 0xFFFFFFFF        # a work-item's state once it has returned
 SLOT_ALIGN = 16
-
-
-def barriers_in(fn: Function) -> list:
-    return [inst for block in fn.blocks for inst in block.instructions if inst.opcode == OP_CONTROL_BARRIER]
 
 
 def live_after_barriers(fn: Function) -> set[int]:
@@ -186,8 +183,8 @@ def uniform_values(ml, fn: Function) -> set[int]:
 
     order = reverse_postorder(fn.blocks)
     rank = {b.id: i for i, b in enumerate(order)}
-    barrier_ranks = [rank[b.id] for b in fn.blocks if b.id in rank
-                     and any(i.opcode == OP_CONTROL_BARRIER for i in b.instructions)]
+    barrier_ranks = [rank[b.id] for b in fn.blocks if b.id in rank   # real barriers, not loop cuts
+                     and any(i.opcode == OP_CONTROL_BARRIER and not is_cut(i) for i in b.instructions)]
     headers = set()
     for b in order:
         for s in successors(b):
@@ -453,13 +450,14 @@ def build_region_group(kb) -> ir.Function:
 
     ml, spv_fn = kb.ml, kb.spv_fn
     layout = kb.layout
-    barriers = barriers_in(spv_fn)
-    barrier_index = {inst.offset: k + 1 for k, inst in enumerate(barriers)}
-    starts = [(spv_fn.blocks[0].id, 0)]
-    for block in spv_fn.blocks:   # (identical barriers compare equal: locate them by offset)
-        for i, inst in enumerate(block.instructions):
-            if inst.opcode == OP_CONTROL_BARRIER:
-                starts.append((block.id, i + 1))
+    # Regions after loop cuts are numbered first: the scheduler runs the lowest-numbered
+    # region, so no real barrier is released while a work-item is still in a cut loop.
+    barriers = [(block.id, i + 1, inst) for block in spv_fn.blocks
+                for i, inst in enumerate(block.instructions) if inst.opcode == OP_CONTROL_BARRIER]
+    barriers.sort(key=lambda found: not is_cut(found[2]))
+    # (Identical barriers compare equal: they are told apart by offset.)
+    barrier_index = {inst.offset: k + 1 for k, (_, _, inst) in enumerate(barriers)}
+    starts = [(spv_fn.blocks[0].id, 0)] + [(label, index) for label, index, _ in barriers]
     regions = [_region_function(kb, layout, barrier_index, r, start) for r, start in enumerate(starts)]
 
     fn, ctx, ts, b, args = kb.group_function()

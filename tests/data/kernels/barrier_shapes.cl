@@ -54,3 +54,33 @@ __kernel void barrier_loop_uniform(__global const int *in, __global const int *r
   barrier(CLK_LOCAL_MEM_FENCE);
   out[gid] = cur[lid];
 }
+
+// Inner loops of a barrier kernel that the executor runs "inside out" (implicit loop cuts):
+// a grid-stride loop whose trip count differs by one between work-items, a loop whose start
+// depends on the work-item (trip counts from 0 to 14), a nested loop (only the inner one is
+// cut) and a loop with two exits (not cut). Then the values are exchanged through __local
+// memory across a barrier, so a cut that released the barrier early would show.
+__kernel void barrier_loop_cuts(__global const int *in, const int n, __global int *out) {
+  __local int share[64];
+  const int lid = get_local_id(0);
+  const int gid = get_global_id(0);
+  const int gsize = get_global_size(0);
+  int sum = 0;
+  for (int i = gid; i < n; i += gsize)
+    sum += in[i];
+  int acc = 0;
+  for (int j = lid; j < 42; j += 3)
+    acc = acc * 31 + j;
+  for (int a = 0; a < 3; a++)
+    for (int b = lid & 7; b < 9; b++)
+      acc += a * b;
+  int k = 0;
+  while (k < 100) {
+    if (in[(gid + k) % n] == 7)
+      break;
+    k += 1 + (lid & 1);
+  }
+  share[lid] = sum + acc + k;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[gid] = share[(lid + 1) % get_local_size(0)] - share[lid];
+}

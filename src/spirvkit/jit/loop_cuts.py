@@ -1,0 +1,141 @@
+"""Implicit barriers at the heads of a barrier kernel's inner loops (loop interchange).
+
+A kernel split into regions runs each region as a loop over the work-items. A loop of the
+kernel inside a region then sits *inside* the work-item loop, and LLVM vectorises innermost
+loops only: the kernel loop runs one work-item at a time (a grid-stride reduction walks memory
+with a stride of the global size, one element per iteration). Cutting the region at the kernel
+loop's header turns it inside out: each region pass runs one iteration of the kernel loop for
+every work-item, and the work-item loop becomes the innermost, vectorisable loop (the idea of
+PoCL's implicit loop barriers).
+
+A cut is not a barrier: it synchronises nothing, so it is always legal to run the work-items
+waiting at cuts. The group scheduler numbers the cut regions before the real barriers' and runs
+the lowest-numbered region first, so a real barrier is only released once no work-item is
+still in a cut loop. Work-items that leave the loop early just wait; the scheduler's slow path
+runs only those still looping.
+
+Only loops for which this pays are cut: innermost loops without barriers whose exit test
+compares an induction variable with a group-uniform step against a group-uniform bound, so the
+work-items' trip counts differ by little.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..spirv.binary import Instruction
+from ..spirv.module import Block, Function
+from .function import successors
+
+OP_CONTROL_BARRIER, OP_PHI, OP_BRANCH_CONDITIONAL = 224, 245, 250
+OP_LINE, OP_NO_LINE, OP_IADD, OP_ISUB = 8, 317, 128, 130
+_COMPARES = {170, 171, 172, 173, 174, 175, 176, 177, 178, 179}   # OpIEqual .. OpSLessThanEqual
+
+
+def is_cut(inst) -> bool:
+    """Whether a barrier instruction is a synthetic loop cut (they have negative offsets)."""
+    return inst.offset < 0
+
+
+def with_loop_cuts(ml, fn: Function, uniform: set[int]) -> Function:
+    """A copy of ``fn`` with a synthetic OpControlBarrier after the phis of each loop header
+    worth cutting (``fn`` itself when there is none)."""
+    headers = _cuttable_headers(fn, uniform)
+    if not headers:
+        return fn
+    blocks = []
+    cuts = 0
+    for block in fn.blocks:
+        if block.id not in headers:
+            blocks.append(block)
+            continue
+        insts = block.instructions
+        at = 0
+        for k, inst in enumerate(insts):
+            if inst.opcode == OP_PHI:
+                at = k + 1
+            elif inst.opcode not in (OP_LINE, OP_NO_LINE):
+                break
+        cuts += 1
+        cut = Instruction(OP_CONTROL_BARRIER, [(1 << 16) | OP_CONTROL_BARRIER], (), offset=-cuts)
+        blocks.append(Block(block.label, insts[:at] + [cut] + insts[at:]))
+    return dataclasses.replace(fn, blocks=blocks)
+
+
+def _cuttable_headers(fn: Function, uniform: set[int]) -> set[int]:
+    from .function import reverse_postorder
+
+    by_id = {b.id: b for b in fn.blocks}
+    order = reverse_postorder(fn.blocks)
+    rank = {b.id: i for i, b in enumerate(order)}
+    preds: dict[int, list[int]] = {b.id: [] for b in fn.blocks}
+    for b in fn.blocks:
+        for s in successors(b):
+            if s in preds:
+                preds[s].append(b.id)
+    loops: dict[int, set[int]] = {}          # header -> blocks of its loop (all its back edges)
+    for b in order:
+        for s in successors(b):
+            if s in rank and rank[s] <= rank[b.id]:
+                body = loops.setdefault(s, {s})
+                stack = [b.id]
+                while stack:
+                    x = stack.pop()
+                    if x not in body:
+                        body.add(x)
+                        stack.extend(preds[x])
+    defs = {i.result_id: i for b in fn.blocks for i in b.instructions if i.result_id is not None}
+    cut = set()
+    for header, body in loops.items():
+        if any(h != header and h in body for h in loops):
+            continue                                            # not innermost
+        if any(i.opcode == OP_CONTROL_BARRIER for x in body for i in by_id[x].instructions):
+            continue
+        exits = [by_id[x].terminator for x in body
+                 if any(s not in body for s in successors(by_id[x]))]
+        if len(exits) == 1 and exits[0].opcode == OP_BRANCH_CONDITIONAL and \
+                _uniform_progress(defs.get(exits[0].words[1]), by_id[header], body, defs, uniform):
+            cut.add(header)
+    return cut
+
+
+def _uniform_progress(cond, header: Block, body: set[int], defs: dict, uniform: set[int]) -> bool:
+    """Whether ``cond`` compares an induction variable of the loop, stepped by a uniform value,
+    with a uniform bound."""
+    if cond is None or cond.opcode not in _COMPARES:
+        return False
+    a, b = cond.words[3], cond.words[4]
+    return (_is_uniform(b, defs, uniform) and _is_induction(a, header, body, defs, uniform)) or \
+        (_is_uniform(a, defs, uniform) and _is_induction(b, header, body, defs, uniform))
+
+
+def _is_uniform(value: int, defs: dict, uniform: set[int]) -> bool:
+    return value not in defs or value in uniform
+
+
+def _is_induction(value: int, header: Block, body: set[int], defs: dict, uniform: set[int]) -> bool:
+    inst = defs.get(value)
+    if inst is not None and inst.opcode in (OP_IADD, OP_ISUB):
+        step_ok = any(_is_uniform(u, defs, uniform) for u in inst.words[3:5])
+        return step_ok and any(_is_header_phi(u, header, body, defs, uniform, value) for u in inst.words[3:5])
+    return _is_header_phi(value, header, body, defs, uniform, None)
+
+
+def _is_header_phi(value: int, header: Block, body: set[int], defs: dict, uniform: set[int], step) -> bool:
+    """A phi of the header whose value from inside the loop is ``step`` (or, when ``step`` is
+    None, any uniformly stepped update of the phi)."""
+    inst = defs.get(value)
+    if inst is None or inst.opcode != OP_PHI or not any(inst is i for i in header.instructions):
+        return False
+    w = inst.words
+    for i in range(3, len(w) - 1, 2):
+        if w[i + 1] not in body:
+            continue
+        update = defs.get(w[i])
+        if step is not None:
+            if w[i] != step:
+                return False
+        elif update is None or update.opcode not in (OP_IADD, OP_ISUB) or value not in update.words[3:5] or \
+                not any(_is_uniform(u, defs, uniform) for u in update.words[3:5] if u != value):
+            return False
+    return True
