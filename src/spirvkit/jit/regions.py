@@ -21,6 +21,7 @@ from llvmlite import ir
 
 from ..spirv.module import Function
 from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr, successors
+from .intrinsics import intrinsic
 from .loop_cuts import is_cut
 
 OP_CONTROL_BARRIER, OP_PHI, OP_VARIABLE = 224, 245, 59
@@ -484,9 +485,12 @@ def build_region_group(kb) -> ir.Function:
         inst.set_metadata("llvm.access.group", ml.access_group)   # each item's state is its own
         return inst
 
+    umin = intrinsic(ml.llvm, "llvm.umin", I32, [I32, I32])
+    umax = intrinsic(ml.llvm, "llvm.umax", I32, [I32, I32])
+
     def note(state) -> None:
-        b.store(b.select(b.icmp_unsigned("<", state, b.load(lowest, typ=I32)), state, b.load(lowest, typ=I32)), lowest)
-        b.store(b.select(b.icmp_unsigned(">", state, b.load(highest, typ=I32)), state, b.load(highest, typ=I32)), highest)
+        b.store(b.call(umin, [b.load(lowest, typ=I32), state]), lowest)
+        b.store(b.call(umax, [b.load(highest, typ=I32), state]), highest)
 
     head = fn.append_basic_block("region.head")
     done = fn.append_basic_block("region.done")
