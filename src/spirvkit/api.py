@@ -30,6 +30,7 @@ from .errors import KernelArgumentError, SpirvkitError
 from .jit import cache, target
 from .jit.compiler import CompiledKernel, compile_kernel
 from .jit.constants import ConstantEvaluator
+from .jit.kernel import plan_kernel
 from .jit.types import TypeTable, c_type_name
 from .runtime.args import LocalMemory, bind
 from .runtime.launch import LoadedKernel, launch
@@ -113,7 +114,7 @@ class Kernel:
         fn = next(f for f in program.module.functions if f.id == entry.function)
         self._spv_fn = fn
         self.required_local_size = _required_local_size(program.module, entry.function)
-        self._has_barriers = _has_barriers(program.module, entry.function)
+        self._uses_regions = plan_kernel(program.module, entry.function).uses_regions
         self.args = _arg_infos(program, name, fn)
 
     def _loaded_kernel(self, mode: str, local_size: tuple | None = None) -> LoadedKernel:
@@ -125,11 +126,11 @@ class Kernel:
             return loaded
 
     def _specialised_size(self, ndrange) -> tuple | None:
-        """The local size to compile for: a kernel with barriers (its work-item loops run region
-        by region) or a required work-group size is compiled once per local size, so its loops
-        have constant trip counts and its local ids known ranges; only for NDRanges whose
-        every group is whole (one compilation then serves every group)."""
-        if not (self._has_barriers or self.required_local_size):
+        """The local size to compile for: a kernel run region by region (barriers, or inner loops
+        turned inside out) or with a required work-group size is compiled once per local size,
+        so its work-item loops have constant trip counts and its local ids known ranges; only
+        for NDRanges whose every group is whole (one compilation then serves every group)."""
+        if not (self._uses_regions or self.required_local_size):
             return None
         if any(g % l for g, l in zip(ndrange.global_size, ndrange.local_size)):
             return None
@@ -186,13 +187,6 @@ def _required_local_size(module: Module, fn_id: int):
         if inst.opcode == 16 and inst.words[1] == fn_id and inst.words[2] == 17:
             return tuple(inst.words[3:6])
     return None
-
-
-def _has_barriers(module: Module, fn_id: int) -> bool:
-    """Whether the kernel (or a function it calls) contains OpControlBarrier."""
-    from .jit.lowering import functions_with_barriers
-
-    return fn_id in functions_with_barriers(module)
 
 
 def _arg_infos(program: Program, name: str, fn) -> list[ArgInfo]:

@@ -91,7 +91,7 @@ def arg_layout(ml, spv_fn) -> tuple[list[ArgSlot], int]:
     return slots, (at + 15) // 16 * 16
 
 
-def _unwrap(ml, fn):
+def _unwrap(spv_functions: dict, fn):
     """The function that does the work: llvm-spirv makes each kernel's entry point a wrapper
     that only calls the kernel's body with its own parameters. Looking through it lets a body
     with barriers be split into regions instead of running as coroutines."""
@@ -101,11 +101,41 @@ def _unwrap(ml, fn):
     if len(insts) != 2 or insts[0].opcode != 57 or insts[1].opcode != 253:       # OpFunctionCall, OpReturn
         return fn
     call = insts[0]
-    callee = ml.spv_functions.get(call.words[3])
+    callee = spv_functions.get(call.words[3])
     params = [p.words[2] for p in fn.parameters]
     if callee is None or not callee.blocks or call.words[4:] != params or callee.function_type != fn.function_type:
         return fn
     return callee
+
+
+@dataclass
+class KernelPlan:
+    """How a kernel runs, decided before lowering (the API asks too: region kernels are
+    compiled per local size)."""
+
+    fn: object              # the SPIR-V function that does the work, with its loop cuts
+    has_barriers: bool
+    uses_regions: bool      # work-item loops region by region (else: one loop, or coroutines)
+
+
+def plan_kernel(module, entry_fn_id: int, builtins=None, barrier_functions=None, spv_functions=None) -> KernelPlan:
+    """Barriers only in the kernel itself: work-item loops per region (fast). Barriers reached
+    through calls: one coroutine per work-item. Inner loops worth turning inside out (see
+    loop_cuts) make a kernel a region kernel even without barriers."""
+    from .loop_cuts import with_loop_cuts
+    from .lowering import builtin_variables, functions_with_barriers
+    from .regions import uniform_values
+
+    if barrier_functions is None:
+        barrier_functions = functions_with_barriers(module)
+    if spv_functions is None:
+        spv_functions = {f.id: f for f in module.functions}
+    fn = _unwrap(spv_functions, spv_functions[entry_fn_id])
+    has_barriers = fn.id in barrier_functions
+    if has_barriers and any(f in barrier_functions for f in _callees(fn)):
+        return KernelPlan(fn, True, False)
+    cut = with_loop_cuts(fn, uniform_values(builtin_variables(module) if builtins is None else builtins, fn))
+    return KernelPlan(cut, has_barriers, has_barriers or cut is not fn)
 
 
 def _callees(fn) -> set[int]:
@@ -135,23 +165,19 @@ class KernelBuilder:
 
     def __init__(self, ml, entry_fn_id: int):
         self.ml = ml
-        self.spv_fn = _unwrap(ml, ml.spv_functions[entry_fn_id])
+        plan = plan_kernel(ml.module, entry_fn_id, ml.builtins, ml.barrier_functions, ml.spv_functions)
+        self.spv_fn = plan.fn
         self.fn_type: SpvType = ml.types[self.spv_fn.function_type]
         self.slots, self.args_bytes = arg_layout(ml, self.spv_fn)
-        self.has_barriers = self.spv_fn.id in ml.barrier_functions
-        # Barriers only in the kernel itself: work-item loops per region (fast). Barriers
-        # reached through calls: one coroutine per work-item.
-        self.uses_regions = self.has_barriers and not any(
-            f in ml.barrier_functions for f in _callees(self.spv_fn))
+        self.has_barriers = plan.has_barriers
+        self.uses_regions = plan.uses_regions
         self.layout = None
         self.frame_bytes = 0
 
     def build(self) -> None:
         if self.uses_regions:
-            from .loop_cuts import with_loop_cuts
-            from .regions import build_region_group, record_layout, uniform_values
+            from .regions import build_region_group, record_layout
 
-            self.spv_fn = with_loop_cuts(self.ml, self.spv_fn, uniform_values(self.ml, self.spv_fn))
             self.layout = record_layout(self.ml, self.spv_fn)
             # Per work-item: its record and state; the group's uniform values are counted per
             # item too (small), which keeps the runtime's arena arithmetic one number.

@@ -37,7 +37,7 @@ def is_cut(inst) -> bool:
     return inst.offset < 0
 
 
-def with_loop_cuts(ml, fn: Function, uniform: set[int]) -> Function:
+def with_loop_cuts(fn: Function, uniform: set[int]) -> Function:
     """A copy of ``fn`` with a synthetic OpControlBarrier after the phis of each loop header
     worth cutting (``fn`` itself when there is none)."""
     headers = _cuttable_headers(fn, uniform)

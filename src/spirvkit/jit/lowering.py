@@ -44,6 +44,18 @@ class VariableLayout:
     local_offsets: dict[int, int] = field(default_factory=dict)
 
 
+def builtin_variables(module: Module) -> dict[int, str]:
+    """BuiltIn-decorated variables: id -> the BuiltIn's name."""
+    from ..spirv.grammar import load_grammar
+
+    grammar_builtins = load_grammar().operand_kinds["BuiltIn"].by_value
+    found = {}
+    for inst in module.section("annotations"):
+        if inst.opcode == 71 and inst.words[2] == 11:  # OpDecorate %v BuiltIn <b>
+            found[inst.words[1]] = grammar_builtins[inst.words[3]].name
+    return found
+
+
 def functions_with_barriers(module: Module) -> set[int]:
     """Functions that execute a control barrier, directly or through a call."""
     direct, calls = set(), {}
@@ -84,7 +96,7 @@ class ModuleLowering:
         self.sites: list[Site] = []
         self.functions: dict[int, ir.Function] = {}
         self.spv_functions = {f.id: f for f in module.functions}
-        self.builtins = self._builtin_variables()
+        self.builtins = builtin_variables(module)
         self.layout = self._variable_layout()
         self._globals: dict[int, ir.GlobalVariable] = {}
         self.constant_names: dict[str, str] = {}   # LLVM symbol -> the variable's name
@@ -105,16 +117,6 @@ class ModuleLowering:
         return None
 
     # ----- module facts ---------------------------------------------------------------------
-    def _builtin_variables(self) -> dict[int, str]:
-        from ..spirv.grammar import load_grammar
-
-        grammar_builtins = load_grammar().operand_kinds["BuiltIn"].by_value
-        found = {}
-        for inst in self.module.section("annotations"):
-            if inst.opcode == 71 and inst.words[2] == 11:  # OpDecorate %v BuiltIn <b>
-                found[inst.words[1]] = grammar_builtins[inst.words[3]].name
-        return found
-
     def _variable_layout(self) -> VariableLayout:
         layout = VariableLayout()
         for inst in self.module.section("types_values"):

@@ -128,7 +128,7 @@ def record_layout(ml, fn: Function) -> RecordLayout:
             layout.variables[inst.words[2]] = layout.add(pointee.llvm, ml.types.size(pointee))
             if pointee.kind == "pointer" and ml.checked:
                 layout.shadows[inst.words[2]] = (layout.add(PTR, 8), layout.add(PTR, 8))
-    uniform = uniform_values(ml, fn)
+    uniform = uniform_values(ml.builtins, fn)
     layout.invariant = invariant_values(ml, fn)
     for value_id in sorted(live_after_barriers(fn)):
         inst = ml.module.definition(value_id)
@@ -174,7 +174,7 @@ _PER_ITEM_BUILTINS = {"LocalInvocationId", "GlobalInvocationId", "LocalInvocatio
                       "SubgroupLocalInvocationId"}
 
 
-def uniform_values(ml, fn: Function) -> set[int]:
+def uniform_values(builtins: dict[int, str], fn: Function) -> set[int]:
     """Values equal in every work-item of a group (a conservative divergence analysis): built
     from constants, parameters and group-wide BuiltIns by pure instructions, and loop-header
     phis of loops that contain a barrier (whose iterations the barrier rules make uniform).
@@ -209,7 +209,7 @@ def uniform_values(ml, fn: Function) -> set[int]:
                 if name == "OpPhi":
                     ok = b.id in headers and all(is_uniform(inst.words[i]) for i in range(3, len(inst.words), 2))
                 elif name == "OpLoad":
-                    builtin = ml.builtins.get(inst.words[3])
+                    builtin = builtins.get(inst.words[3])
                     ok = builtin is not None and builtin not in _PER_ITEM_BUILTINS
                 elif name in _PURE:
                     ok = all(is_uniform(u) for u in inst.id_operands())
