@@ -77,3 +77,38 @@ class KernelTimeout(ExecutionError):
 
 class KernelInterrupted(ExecutionError):
     """A launch stopped by Ctrl-C."""
+
+
+class CompileError(SpirvkitError):
+    """OpenCL C source that cannot be compiled (preprocessor, parser or semantic errors).
+
+    ``file``, ``line`` and ``col`` (1-based) locate the first error; ``message`` is its text.
+    ``diagnostics`` holds every diagnostic of the translation unit (errors, warnings and their
+    notes, as ``clc.source.Diagnostic`` objects) so a caller can report all of them, as clang
+    does. ``str()`` is the clang-style rendering: ``file:line:col: error: message``, the source
+    line and a caret, then notes such as ``note: expanded from macro 'X'``.
+    """
+
+    def __init__(self, message: str, file: str = "<source>", line: int = 0, col: int = 0,
+                 source_line: str = "", *, diagnostics=(), rendered: str | None = None):
+        self.message = message
+        self.file = file
+        self.line = line
+        self.col = col
+        self.source_line = source_line
+        self.diagnostics = list(diagnostics)
+        if rendered is None:
+            rendered = f"{file}:{line}:{col}: error: {message}" if line else f"{file}: error: {message}"
+            if source_line and col:
+                caret = "".join(c if c == "\t" else " " for c in source_line[: col - 1]) + "^"
+                rendered += f"\n{source_line}\n{caret}"
+        super().__init__(rendered)
+
+    # The same spelling as AssemblyError, so the CLI can treat both alike.
+    @property
+    def filename(self) -> str:
+        return self.file
+
+    @property
+    def column(self) -> int:
+        return self.col

@@ -1,0 +1,1 @@
+sibling_h_found_relative_to_includer __FILE__
