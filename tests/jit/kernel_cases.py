@@ -689,6 +689,10 @@ def _barriers_and_local() -> list[Case]:
             In(i32, 1000, Rand(0, 9)), Scalar(i32, 1000), Out(i32, 256))),
         Case("barrier_shapes", "barrier_loop_cuts", 192, 48, name="wg48", args=(
             In(i32, 777, Rand(0, 9)), Scalar(i32, 777), Out(i32, 192))),
+        Case("loop_cuts", "loop_cuts_uniform", 256, 64, (
+            In(i32, 100, Rand(-50, 50)), Scalar(i32, 100), Out(i32, 256))),
+        Case("loop_cuts", "loop_cuts_uniform", 120, 24, name="wg24", args=(
+            In(i32, 7, Rand(-50, 50)), Scalar(i32, 7), Out(i32, 120))),
         Case("local_2d", "transpose_local", (48, 32), (8, 8), (
             In(f32, 32 * 48, Bits()), Out(f32, 48 * 32, Bitwise()), Scalar(i32, 48), Scalar(i32, 32))),
         Case("local_2d", "stencil_halo", 512, 64, (

@@ -13,6 +13,7 @@ the coroutine frame size to the thread state.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from llvmlite import ir
@@ -116,6 +117,7 @@ class KernelPlan:
     fn: object              # the SPIR-V function that does the work, with its loop cuts
     has_barriers: bool
     uses_regions: bool      # work-item loops region by region (else: one loop, or coroutines)
+    uniform_inductions: set = dataclasses.field(default_factory=set)   # see loop_cuts
 
 
 def plan_kernel(module, entry_fn_id: int, builtins=None, barrier_functions=None, spv_functions=None) -> KernelPlan:
@@ -134,8 +136,8 @@ def plan_kernel(module, entry_fn_id: int, builtins=None, barrier_functions=None,
     has_barriers = fn.id in barrier_functions
     if has_barriers and any(f in barrier_functions for f in _callees(fn)):
         return KernelPlan(fn, True, False)
-    cut = with_loop_cuts(fn, uniform_values(builtin_variables(module) if builtins is None else builtins, fn))
-    return KernelPlan(cut, has_barriers, has_barriers or cut is not fn)
+    cut, inductions = with_loop_cuts(fn, uniform_values(builtin_variables(module) if builtins is None else builtins, fn))
+    return KernelPlan(cut, has_barriers, has_barriers or cut is not fn, inductions)
 
 
 def _callees(fn) -> set[int]:
@@ -171,6 +173,7 @@ class KernelBuilder:
         self.slots, self.args_bytes = arg_layout(ml, self.spv_fn)
         self.has_barriers = plan.has_barriers
         self.uses_regions = plan.uses_regions
+        self.uniform_inductions = plan.uniform_inductions
         self.layout = None
         self.frame_bytes = 0
 
@@ -178,7 +181,7 @@ class KernelBuilder:
         if self.uses_regions:
             from .regions import build_region_group, record_layout
 
-            self.layout = record_layout(self.ml, self.spv_fn)
+            self.layout = record_layout(self.ml, self.spv_fn, self.uniform_inductions)
             # Per work-item: its record and state; the group's uniform values are counted per
             # item too (small), which keeps the runtime's arena arithmetic one number.
             self.frame_bytes = self.layout.bytes_per_item + self.layout.uniform_bytes + 4

@@ -37,12 +37,13 @@ def is_cut(inst) -> bool:
     return inst.offset < 0
 
 
-def with_loop_cuts(fn: Function, uniform: set[int]) -> Function:
+def with_loop_cuts(fn: Function, uniform: set[int]) -> tuple[Function, set[int]]:
     """A copy of ``fn`` with a synthetic OpControlBarrier after the phis of each loop header
-    worth cutting (``fn`` itself when there is none)."""
-    headers = _cuttable_headers(fn, uniform)
+    worth cutting (``fn`` itself when there is none), and the uniform induction variables of
+    the cut loops whose exit is uniform (see uniform_inductions)."""
+    headers, inductions = _cuttable_headers(fn, uniform)
     if not headers:
-        return fn
+        return fn, set()
     blocks = []
     cuts = 0
     for block in fn.blocks:
@@ -59,10 +60,10 @@ def with_loop_cuts(fn: Function, uniform: set[int]) -> Function:
         cuts += 1
         cut = Instruction(OP_CONTROL_BARRIER, [(1 << 16) | OP_CONTROL_BARRIER], (), offset=-cuts)
         blocks.append(Block(block.label, insts[:at] + [cut] + insts[at:]))
-    return dataclasses.replace(fn, blocks=blocks)
+    return dataclasses.replace(fn, blocks=blocks), inductions
 
 
-def _cuttable_headers(fn: Function, uniform: set[int]) -> set[int]:
+def _cuttable_headers(fn: Function, uniform: set[int]) -> tuple[set[int], set[int]]:
     from .function import reverse_postorder
 
     by_id = {b.id: b for b in fn.blocks}
@@ -85,7 +86,7 @@ def _cuttable_headers(fn: Function, uniform: set[int]) -> set[int]:
                         body.add(x)
                         stack.extend(preds[x])
     defs = {i.result_id: i for b in fn.blocks for i in b.instructions if i.result_id is not None}
-    cut = set()
+    cut, inductions = set(), set()
     for header, body in loops.items():
         if any(h != header and h in body for h in loops):
             continue                                            # not innermost
@@ -96,7 +97,49 @@ def _cuttable_headers(fn: Function, uniform: set[int]) -> set[int]:
         if len(exits) == 1 and exits[0].opcode == OP_BRANCH_CONDITIONAL and \
                 _uniform_progress(defs.get(exits[0].words[1]), by_id[header], body, defs, uniform):
             cut.add(header)
-    return cut
+            inductions |= uniform_inductions(defs.get(exits[0].words[1]), by_id[header], body, defs, uniform)
+    return cut, inductions
+
+
+def uniform_inductions(cond, header: Block, body: set[int], defs: dict, uniform: set[int]) -> set[int]:
+    """The header phis that hold the same value in every work-item still in the loop, when the
+    loop's exit test is itself uniform (so the work-items enter, iterate and leave together):
+    induction variables with a uniform start and a uniform step. The scheduler keeps them in
+    one slot per group, which lets LLVM see the addresses they index as uniform or consecutive
+    across the work-items, instead of gathering.
+
+    Empty when the exit test is not uniform: work-items leaving at different passes must each
+    keep the value they left with."""
+    phis = [i for i in header.instructions if i.opcode == OP_PHI]
+
+    def uniform_iv(phi) -> bool:
+        w = phi.words
+        for i in range(3, len(w) - 1, 2):
+            if w[i + 1] in body:
+                update = defs.get(w[i])
+                if update is None or update.opcode not in (OP_IADD, OP_ISUB) or phi.words[2] not in update.words[3:5]:
+                    return False
+                others = [u for u in update.words[3:5] if u != phi.words[2]]
+                if not others or not all(_is_uniform(u, defs, uniform) for u in others):
+                    return False
+            elif not _is_uniform(w[i], defs, uniform):
+                return False
+        return True
+
+    ivs = {p.words[2] for p in phis if uniform_iv(p)}
+    a, b = cond.words[3], cond.words[4]
+
+    def steps_uniformly(v: int) -> bool:      # the IV, or the IV's update, in the exit test
+        if v in ivs:
+            return True
+        inst = defs.get(v)
+        return inst is not None and inst.opcode in (OP_IADD, OP_ISUB) and \
+            any(u in ivs for u in inst.words[3:5]) and all(u in ivs or _is_uniform(u, defs, uniform)
+                                                          for u in inst.words[3:5])
+
+    exit_uniform = (steps_uniformly(a) and _is_uniform(b, defs, uniform)) or \
+        (steps_uniformly(b) and _is_uniform(a, defs, uniform))
+    return ivs if exit_uniform else set()
 
 
 def _uniform_progress(cond, header: Block, body: set[int], defs: dict, uniform: set[int]) -> bool:

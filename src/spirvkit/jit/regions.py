@@ -104,6 +104,7 @@ class RecordLayout:
     variables: dict[int, Slot] = field(default_factory=dict)      # private variable id -> storage
     shadows: dict[int, tuple[Slot, Slot]] = field(default_factory=dict)  # pointer-holding variables
     invariant: set[int] = field(default_factory=set)   # never spilled: recomputed at region entry
+    next_slots: dict[int, Slot] = field(default_factory=dict)   # uniform inductions' next values
     bytes_per_item: int = 0
 
     uniform_bytes: int = 0
@@ -119,7 +120,7 @@ class RecordLayout:
         return slot
 
 
-def record_layout(ml, fn: Function) -> RecordLayout:
+def record_layout(ml, fn: Function, uniform_inductions: set[int] = frozenset()) -> RecordLayout:
     layout = RecordLayout()
     td = ml.types.target_data
     for inst in fn.blocks[0].instructions:
@@ -128,7 +129,7 @@ def record_layout(ml, fn: Function) -> RecordLayout:
             layout.variables[inst.words[2]] = layout.add(pointee.llvm, ml.types.size(pointee))
             if pointee.kind == "pointer" and ml.checked:
                 layout.shadows[inst.words[2]] = (layout.add(PTR, 8), layout.add(PTR, 8))
-    uniform = uniform_values(ml.builtins, fn)
+    uniform = uniform_values(ml.builtins, fn, uniform_inductions)
     layout.invariant = invariant_values(ml, fn)
     for value_id in sorted(live_after_barriers(fn)):
         inst = ml.module.definition(value_id)
@@ -141,6 +142,13 @@ def record_layout(ml, fn: Function) -> RecordLayout:
         else:
             stored = I8 if t.llvm == I1 else t.llvm
             layout.values[value_id] = [layout.add(stored, stored.get_abi_size(td), same)]
+            if value_id in uniform_inductions:
+                # Double-buffered: a pass reads the value its work-items entered with, and
+                # each work-item that goes round again writes the next one in its own slot
+                # (a plain vectorisable store; an early work-item must not advance the shared
+                # value under the later ones). Between passes the scheduler copies one such
+                # work-item's next value into the shared slot.
+                layout.next_slots[value_id] = layout.add(stored, stored.get_abi_size(td))
     return layout
 
 
@@ -174,7 +182,7 @@ _PER_ITEM_BUILTINS = {"LocalInvocationId", "GlobalInvocationId", "LocalInvocatio
                       "SubgroupLocalInvocationId"}
 
 
-def uniform_values(builtins: dict[int, str], fn: Function) -> set[int]:
+def uniform_values(builtins: dict[int, str], fn: Function, inductions: set[int] = frozenset()) -> set[int]:
     """Values equal in every work-item of a group (a conservative divergence analysis): built
     from constants, parameters and group-wide BuiltIns by pure instructions, and loop-header
     phis of loops that contain a barrier (whose iterations the barrier rules make uniform).
@@ -192,7 +200,7 @@ def uniform_values(builtins: dict[int, str], fn: Function) -> set[int]:
             if s in rank and rank[s] <= rank[b.id] and any(rank[s] <= r <= rank[b.id] for r in barrier_ranks):
                 headers.add(s)
     local = {i.result_id for b in fn.blocks for i in b.instructions if i.result_id is not None}
-    uniform: set[int] = set()
+    uniform: set[int] = set(inductions)
 
     def is_uniform(u: int) -> bool:
         return u not in local or u in uniform
@@ -250,7 +258,7 @@ class RegionState:
     def value(self, fl: FunctionLowering, value_id: int):
         """A value living across a barrier: fixed for the region if this region never redefines
         it (recomputed or loaded once, at entry), else loaded from the record where used."""
-        if value_id in self.defined_here:
+        if value_id in self.defined_here and value_id not in self.layout.next_slots:
             return self.load(fl, value_id)
         if value_id not in self.at_entry:
             saved = fl.builder
@@ -340,6 +348,8 @@ class RegionState:
     def store(self, fl: FunctionLowering, value_id: int, value) -> None:
         b = fl.builder
         slots = self.layout.values[value_id]
+        if value_id in self.layout.next_slots:
+            slots = [self.layout.next_slots[value_id]]
         if isinstance(value, Ptr):
             null = ir.Constant(PTR, None)
             parts = [value.addr, value.base or null, value.end or null][:len(slots)]
@@ -429,6 +439,35 @@ def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], in
     return fn
 
 
+def advance_induction(b: ir.IRBuilder, fn: ir.Function, layout: RecordLayout, records, count, states,
+                      looping: int, next_slot: Slot, shared_slot: Slot) -> None:
+    """shared = next[i] for the first work-item i waiting at the loop's cut (they all computed
+    the same next value); unchanged when none is (the loop is over)."""
+    # The first such work-item: usually the first of all, so the scan stops at once.
+    pre = b.block
+    scan = fn.append_basic_block("witness.scan")
+    after = fn.append_basic_block("witness.done")
+    b.branch(scan)
+    b.position_at_end(scan)
+    i = b.phi(I64)
+    i.add_incoming(ir.Constant(I64, 0), pre)
+    at_end = b.icmp_unsigned(">=", i, count)
+    safe = b.select(at_end, ir.Constant(I64, 0), i)
+    state = b.load(b.gep(states, [safe], source_etype=I32), typ=I32)
+    hit = b.and_(b.not_(at_end), b.icmp_unsigned("==", state, ir.Constant(I32, looping)))
+    nxt = b.add(i, ir.Constant(I64, 1))
+    i.add_incoming(nxt, scan)
+    b.cbranch(b.or_(hit, at_end), after, scan)
+    b.position_at_end(after)
+    witness = b.select(hit, i, ir.Constant(I64, -1))
+    with b.if_then(b.icmp_unsigned("!=", witness, ir.Constant(I64, -1))):
+        per_item = b.gep(records, [b.mul(ir.Constant(I64, next_slot.start), count)], source_etype=I8)
+        value = b.load(b.gep(per_item, [b.mul(witness, ir.Constant(I64, next_slot.size))], source_etype=I8),
+                       typ=next_slot.llvm)
+        shared = b.add(b.mul(ir.Constant(I64, layout.bytes_per_item), count), ir.Constant(I64, shared_slot.start))
+        b.store(value, b.gep(records, [shared], source_etype=I8))
+
+
 @contextmanager
 def work_items(b: ir.IRBuilder, fn: ir.Function, sizes, name: str, ml):
     """Parallel loops over a group's work-items, z outermost: yields (lx, ly, lz, flat index).
@@ -459,6 +498,10 @@ def build_region_group(kb) -> ir.Function:
     # (Identical barriers compare equal: they are told apart by offset.)
     barrier_index = {inst.offset: k + 1 for k, (_, _, inst) in enumerate(barriers)}
     starts = [(spv_fn.blocks[0].id, 0)] + [(label, index) for label, index, _ in barriers]
+    # The cut after a uniform induction variable's phi: the state of work-items still looping.
+    cut_of_block = {label: barrier_index[inst.offset] for label, _, inst in barriers if is_cut(inst)}
+    phi_block = {i.words[2]: block.id for block in spv_fn.blocks for i in block.instructions if i.opcode == OP_PHI}
+    cut_state = {v: cut_of_block[phi_block[v]] for v in layout.next_slots}
     regions = [_region_function(kb, layout, barrier_index, r, start) for r, start in enumerate(starts)]
 
     fn, ctx, ts, b, args = kb.group_function()
@@ -512,15 +555,19 @@ def build_region_group(kb) -> ir.Function:
         with b.if_else(b.load(together, typ=I1)) as (all_items, some_items):
             with all_items:
                 with work_items(b, fn, (sx, sy, sz), f"r{r}", ml) as (lx, ly, lz, i):
-                    note(run(lx, ly, lz, i))
+                    run(lx, ly, lz, i)
             with some_items:
                 with work_items(b, fn, (sx, sy, sz), f"s{r}", ml) as (lx, ly, lz, i):
                     state = tagged(b.load(b.gep(states, [i], source_etype=I32), typ=I32))
                     with b.if_then(b.icmp_unsigned("==", state, ir.Constant(I32, r))):
                         run(lx, ly, lz, i)
-                # Where each work-item now waits.
-                with _counted_loop(b, fn, count, f"m{r}") as i:
-                    note(b.load(b.gep(states, [i], source_etype=I32), typ=I32))
+        # Where each work-item now waits (a separate pass: reductions in the work-item loop
+        # itself can keep LLVM from vectorising it).
+        with _counted_loop(b, fn, count, f"m{r}") as i:
+            note(b.load(b.gep(states, [i], source_etype=I32), typ=I32))
+        for value_id, next_slot in layout.next_slots.items():   # uniform inductions advance
+            advance_induction(b, fn, layout, records, count, states, cut_state[value_id],
+                              next_slot, layout.values[value_id][0])
         # The next region: the lowest state any work-item waits in (all equal in a kernel that
         # meets the barrier rules); DONE once they have all returned.
         low = b.load(lowest, typ=I32)
