@@ -421,7 +421,8 @@ def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], in
         params.extend(ml.param_types(p))
     fn = ir.Function(ml.llvm, ir.FunctionType(I32, params), name=f"spirvkit_region{index}")
     fn.linkage = "internal"
-    fn.attributes.add("alwaysinline")
+    # Inlined into the fast path only (see build_region_group), so each region is compiled
+    # and vectorised once.
     mark_launch_state(fn)
     args = list(fn.args)
     fl = FunctionLowering(ml, kb.spv_fn, fn, args[:6], ml.split_params(kb.fn_type.params, args[9:]))
@@ -511,8 +512,9 @@ def build_region_group(kb) -> ir.Function:
     states = frames
     state_bytes = b.and_(b.add(b.mul(count, ir.Constant(I64, 4)), ir.Constant(I64, 63)), ir.Constant(I64, ~63))
     records = b.gep(frames, [state_bytes], source_etype=I8)
-    flag = b.alloca(I8)
+    flag, slow_flag = b.alloca(I8), b.alloca(I8)
     b.store(ir.Constant(I8, 0), flag)
+    b.store(ir.Constant(I8, 0), slow_flag)
     current = b.alloca(I32)
     b.store(ir.Constant(I32, 0), current)
     # Whether every work-item waits in `current` (they all start in region 0). It is the
@@ -547,8 +549,12 @@ def build_region_group(kb) -> ir.Function:
         b.store(ir.Constant(I32, DONE), lowest)
         b.store(ir.Constant(I32, 0), highest)
 
-        def run(lx, ly, lz, i):
-            state = b.call(region, [ctx, ts, lx, ly, lz, flag, records, count, i, *args])
+        def run(lx, ly, lz, i, inline=True):
+            # The slow path (work-items in different states) calls the region out of line with
+            # a fault flag of its own: the fast path's flag must not escape, or it could not
+            # live in a register.
+            state = b.call(region, [ctx, ts, lx, ly, lz, flag if inline else slow_flag, records, count, i, *args],
+                           attrs=("alwaysinline",) if inline else ("noinline",))
             tagged(b.store(state, b.gep(states, [i], source_etype=I32)))
             return state
 
@@ -560,7 +566,7 @@ def build_region_group(kb) -> ir.Function:
                 with work_items(b, fn, (sx, sy, sz), f"s{r}", ml) as (lx, ly, lz, i):
                     state = tagged(b.load(b.gep(states, [i], source_etype=I32), typ=I32))
                     with b.if_then(b.icmp_unsigned("==", state, ir.Constant(I32, r))):
-                        run(lx, ly, lz, i)
+                        run(lx, ly, lz, i, inline=False)
         # Where each work-item now waits (a separate pass: reductions in the work-item loop
         # itself can keep LLVM from vectorising it).
         with _counted_loop(b, fn, count, f"m{r}") as i:
@@ -578,6 +584,7 @@ def build_region_group(kb) -> ir.Function:
         b.cbranch(aborted, done, head)
     b.position_at_end(done)
     slot = _word(b, ts, THREAD["fault_flag"])
-    b.store(b.or_(b.load(slot, typ=I64), b.zext(b.load(flag, typ=I8), I64)), slot)
+    raised = b.or_(b.load(flag, typ=I8), b.load(slow_flag, typ=I8))
+    b.store(b.or_(b.load(slot, typ=I64), b.zext(raised, I64)), slot)
     b.ret_void()
     return fn
