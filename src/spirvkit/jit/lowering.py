@@ -81,8 +81,9 @@ def functions_with_barriers(module: Module) -> set[int]:
 class ModuleLowering:
     def __init__(self, module: Module, target_data, triple: str, checked: bool,
                  spec_values: dict | None = None, report_faults: bool = False,
-                 local_size: tuple[int, int, int] | None = None):
+                 local_size: tuple[int, int, int] | None = None, function_attributes: tuple[str, ...] = ()):
         self.module = module
+        self.function_attributes = function_attributes
         # Compiled for one local size that every group has (a uniform NDRange): the sizes are
         # constants, so work-item loops have known trip counts and local ids known ranges.
         self.local_size = tuple(local_size) if local_size else None
@@ -175,6 +176,11 @@ class ModuleLowering:
 
     def llvm_text(self) -> str:
         """The module as text, with the distinct metadata llvmlite cannot spell."""
+        for attr in self.function_attributes:      # target tuning, e.g. "prefer-vector-width"
+            for fn in self.llvm.functions:
+                if fn.blocks:
+                    fn.attributes._known = fn.attributes._known | {attr}   # llvmlite has no key=value form
+                    fn.attributes.add(attr)
         text = str(self.llvm)
         text = text.replace(f"!{self.access_group.name} = !{{  }}", f"!{self.access_group.name} = distinct !{{}}")
         for loop_id, inner in self.parallel_loop_ids:

@@ -65,6 +65,17 @@ def describe() -> dict:
 
 
 @functools.cache
+def function_attributes() -> tuple[str, ...]:
+    """LLVM function attributes for code on this CPU. With AVX-512, LLVM still prefers
+    256-bit vectors unless told otherwise; work-item loops with bounds checks (64-bit index
+    arithmetic per lane) ran up to 10% faster with full-width vectors."""
+    features = llvm.get_host_cpu_features()
+    if features.get("avx512f") and features.get("avx512bw") and features.get("avx512vl"):
+        return ('"prefer-vector-width"="512"',)
+    return ()
+
+
+@functools.cache
 def target_data():
     # One instance for the process: llvmlite disposes a TargetData when its wrapper dies.
     return target_machine().target_data
