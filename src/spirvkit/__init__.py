@@ -7,6 +7,7 @@ run OpenCL kernels on the CPU::
     binary = spirvkit.assemble(text, target_env="opencl2.2")
     module = spirvkit.Module.from_bytes(binary)
     print(spirvkit.disassemble(binary))
+    problems = spirvkit.validate(binary, target_env="opencl2.2")   # [] when valid
 
     k = spirvkit.Program(binary).kernel("vadd")
     k(n, None, a, b, c)          # numpy arrays in, results in c
@@ -34,11 +35,17 @@ from .spirv.grammar import load_grammar
 from .spirv.module import Module
 from .spirv.text.assembler import assemble
 from .spirv.text.disassembler import disassemble
+from .validate import Diagnostic, ValidatorOptions
+# Binds the name ``validate`` to the function: ``import spirvkit; spirvkit.validate(binary)``. The
+# subpackage stays importable by its full name (``from spirvkit.validate import ...`` goes
+# through sys.modules, not through this attribute).
+from .validate import validate
 
 __all__ = [
     "ArgInfo",
     "AssemblyError",
     "BinaryError",
+    "Diagnostic",
     "ExecutionError",
     "Instruction",
     "Kernel",
@@ -53,8 +60,10 @@ __all__ = [
     "Program",
     "SpirvError",
     "SpirvkitError",
+    "ValidatorOptions",
     "__version__",
     "assemble",
     "disassemble",
     "load_grammar",
+    "validate",
 ]

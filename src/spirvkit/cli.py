@@ -108,6 +108,60 @@ def _cmd_run(args) -> int:
     return 0
 
 
+# ValidatorOptions fields the CLI exposes as --[no-]FEATURE flags for opencl3.0.
+_VAL_FEATURES = ("generic_address_space", "pipes", "device_enqueue", "subgroups", "work_group_collective_functions",
+                 "int64_atomics", "fp16", "fp64", "images", "read_write_images", "program_scope_global_variables")
+
+
+def _cmd_val(args) -> int:
+    from .validate import ValidatorOptions, validate
+
+    options = ValidatorOptions()
+    for name in _VAL_FEATURES:
+        value = getattr(args, name)
+        if value is not None:
+            setattr(options, name, value)
+    if args.address_bits is not None:
+        options.address_bits = args.address_bits
+    if args.extension:
+        options.extensions = frozenset(args.extension)
+    data = _read_bytes(args.input)
+    diagnostics = validate(data, args.target_env, options=options, max_errors=args.max_errors or None)
+    name = "<stdin>" if args.input == "-" else args.input
+    for d in diagnostics:
+        print(f"{name}: {d}", file=sys.stderr)
+    return 1 if diagnostics else 0
+
+
+def _add_val_parser(sub) -> None:
+    from .validate.env import TARGET_ENVS
+
+    envs = [e for e in TARGET_ENVS if not e.startswith("universal")]
+    p = sub.add_parser(
+        "val",
+        help="validate a SPIR-V binary for a target environment",
+        description="Validate a SPIR-V binary: the universal SPIR-V rules, and the OpenCL or Vulkan environment "
+        "rules of --target-env. Prints nothing and exits 0 when the module is valid; otherwise prints one "
+        "diagnostic per error (rule id, spec section, instruction, word offset) and exits 1.",
+    )
+    p.add_argument("input", help="binary module ('-' for standard input)")
+    p.add_argument("--target-env", default="spv1.6", choices=list(TARGET_ENVS), metavar="ENV",
+                   help="target environment (default spv1.6): " + ", ".join(envs) + " (universal1.x = spv1.x)")
+    p.add_argument("--max-errors", type=int, default=1, metavar="N",
+                   help="report up to N errors (default 1; 0 = all)")
+    g = p.add_argument_group("OpenCL 3.0 device features (opencl3.0 and opencl3.0embedded only)")
+    for name in _VAL_FEATURES:
+        flag = name.replace("_", "-")
+        g.add_argument(f"--{flag}", dest=name, action="store_true", default=None, help=argparse.SUPPRESS)
+        g.add_argument(f"--no-{flag}", dest=name, action="store_false",
+                       help=f"--{flag} / --no-{flag}: the device has / lacks this feature")
+    g.add_argument("--address-bits", type=int, choices=(32, 64), help="require Physical32 or Physical64")
+    g.add_argument("--extension", action="append", metavar="cl_khr_NAME",
+                   help="a device extension that enables capabilities (repeatable)")
+    p.add_argument("--version", action="version", version=f"spirvkit val {__version__}")
+    p.set_defaults(func=_cmd_val)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="spirvkit",
@@ -163,6 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("input", help="binary module ('-' for standard input)")
     p.add_argument("--version", action="version", version=f"spirvkit info {__version__}")
     p.set_defaults(func=_cmd_info)
+
+    _add_val_parser(sub)
 
     from .run_args import __doc__ as arg_forms
 

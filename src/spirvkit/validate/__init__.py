@@ -1,0 +1,16 @@
+"""The SPIR-V validator: ``validate(module_or_bytes, target_env)`` returns a list of
+:class:`Diagnostic` (empty when the module is valid).
+
+Rule families live one per module (layout, ids, cfg, types, constants, decorations,
+capabilities, the instruction families, limits, and the OpenCL and Vulkan environments);
+``validator`` runs them in order. ``env`` describes the target environments.
+"""
+
+from __future__ import annotations
+
+from .diagnostics import Diagnostic
+from .env import TARGET_ENVS, TargetEnv
+from .options import ValidatorOptions
+from .validator import validate
+
+__all__ = ["Diagnostic", "TARGET_ENVS", "TargetEnv", "ValidatorOptions", "validate"]

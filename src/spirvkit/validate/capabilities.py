@@ -1,0 +1,169 @@
+"""Capability, extension and version gating (SPIR-V 2.16.1 U2, 3.31): every opcode, operand
+enumerant and mask bit needs one of the capabilities the grammar lists for it (declared directly
+or implied), an enabling extension where the grammar names one, and a module version inside its
+[version, lastVersion] range. Also the env's capability tables (OpenCL env 3, Vulkan env 2)."""
+
+from __future__ import annotations
+
+from ..spirv.grammar import mask_bits
+from . import env as env_tables
+from . import opcodes as op
+
+SEC = "SPIR-V 2.16.1"
+SEC_CAPS = "SPIR-V 3.31"
+
+# BuiltIn values whose mere mention in a decoration needs no capability (SPIRV-Tools does the
+# same: the capability is needed only when the built-in is actually used).
+_FREE_BUILTINS = frozenset({"PointSize", "ClipDistance", "CullDistance"})
+_SIXTEEN_BIT_STORAGE = ("StorageBuffer16BitAccess", "StorageUniformBufferBlock16", "StorageUniform16",
+                        "UniformAndStorageBuffer16BitAccess", "StoragePushConstant16", "StorageInputOutput16")
+
+
+def _v(version) -> str:
+    return "%d.%d" % version
+
+
+def check(ctx) -> None:
+    kinds = ctx.grammar.operand_kinds
+    free_rounding = any(ctx.has_capability(c) for c in _SIXTEEN_BIT_STORAGE)
+    checked_opcodes: dict[int, bool] = {}
+    ok_enumerants: set[tuple[str, int]] = set()  # (kind, value) already found fine (not for OpCapability)
+    for inst in ctx.insts:
+        opc = inst.opcode
+        if opc not in checked_opcodes:
+            checked_opcodes[opc] = _check_opcode(ctx, inst)
+        elif not checked_opcodes[opc]:
+            continue  # report one bad opcode once
+        for index, operand in enumerate(inst.operands):
+            okind = kinds.get(operand.kind)
+            if okind is None or not okind.is_enum:
+                continue
+            if inst.ext_set is not None and operand.kind in getattr(inst.ext_set, "operand_kinds", {}):
+                continue
+            value = inst.words[operand.offset]
+            key = (operand.kind, value)
+            if key in ok_enumerants:
+                continue
+            before = len(ctx.diagnostics)
+            if okind.is_mask:
+                for bit in mask_bits(value):
+                    e = okind.by_value.get(bit)
+                    if e is not None:
+                        _check_enumerant(ctx, inst, index, okind.name, e, bit, free_rounding)
+            else:
+                e = okind.by_value.get(value)
+                if e is not None:
+                    _check_enumerant(ctx, inst, index, okind.name, e, value, free_rounding)
+            if len(ctx.diagnostics) == before and opc != op.Capability and not _CONTEXT_DEPENDENT.get(operand.kind):
+                ok_enumerants.add(key)
+    _check_env_capabilities(ctx)
+
+
+# Enumerants whose check depends on the instruction (a BuiltIn in a decoration, the
+# FPRoundingMode decoration in Vulkan): not cached.
+_CONTEXT_DEPENDENT = {"Decoration": True, "BuiltIn": True}
+
+
+def _check_opcode(ctx, inst) -> bool:
+    desc = ctx.grammar.instruction(inst.opcode)
+    if desc is None:
+        return True
+    if desc.capabilities and not any(ctx.has_capability(c) for c in desc.capabilities):
+        ctx.error("capabilities.opcode", SEC,
+                  f"Opcode {desc.opname[2:]} requires one of these capabilities: {' '.join(desc.capabilities)}",
+                  inst)
+        return False
+    version = ctx.version
+    if desc.last_version is not None and desc.last_version < version:
+        ctx.error("capabilities.version", SEC_CAPS,
+                  f"{desc.opname} requires SPIR-V version {_v(desc.last_version)} or earlier", inst)
+        return False
+    if desc.capabilities and desc.opname != "OpTerminateInvocation":
+        return True
+    if not desc.extensions:
+        if desc.version is None:
+            ctx.error("capabilities.version", SEC_CAPS, f"{desc.opname} is reserved for future use.", inst)
+            return False
+        if version < desc.version:
+            ctx.error("capabilities.version", SEC_CAPS,
+                      f"{desc.opname} requires SPIR-V version {_v(desc.version)} at minimum.", inst)
+            return False
+    elif not any(x in ctx.extensions for x in desc.extensions):
+        if desc.version is None:
+            ctx.error("capabilities.extension", SEC_CAPS,
+                      f"{desc.opname} requires one of the following extensions: {' '.join(desc.extensions)}",
+                      inst)
+            return False
+        if version < desc.version:
+            ctx.error("capabilities.version", SEC_CAPS,
+                      f"{desc.opname} requires SPIR-V version {_v(desc.version)} at minimum or one of the "
+                      f"following extensions: {' '.join(desc.extensions)}", inst)
+            return False
+    return True
+
+
+def _check_enumerant(ctx, inst, index, kind, e, value, free_rounding) -> None:
+    if kind == "BuiltIn" and e.name in _FREE_BUILTINS:
+        return
+    if kind == "FPRoundingMode" and free_rounding:
+        return
+    caps = e.capabilities
+    if kind == "Decoration" and e.name == "FPRoundingMode":
+        if free_rounding:
+            return
+        if ctx.env.is_vulkan:
+            caps = _SIXTEEN_BIT_STORAGE
+    if inst.opcode != op.Capability and caps and not any(ctx.has_capability(c) for c in caps):
+        ctx.error("capabilities.operand", SEC,
+                  f"Operand {index + 1} of {inst.opname[2:]} requires one of these capabilities: "
+                  f"{' '.join(caps)}", inst)
+        return
+    version = ctx.version
+    reserved = e.version is None
+    last = e.last_version
+    if not reserved and e.version <= version and (last is None or version <= last):
+        return
+    where = f"{_ordinal(index)} operand of {inst.opname[2:]}: operand {e.name}({value})"
+    if last is not None and last < version:
+        ctx.error("capabilities.version", SEC_CAPS, f"{where} requires SPIR-V version {_v(last)} or earlier", inst)
+    elif not reserved and not e.extensions:
+        ctx.error("capabilities.version", SEC_CAPS, f"{where} requires SPIR-V version {_v(e.version)} or later",
+                  inst)
+    elif e.extensions and not any(x in ctx.extensions for x in e.extensions):
+        ctx.error("capabilities.extension", SEC_CAPS,
+                  f"{where} requires one of these extensions: {' '.join(e.extensions)}", inst)
+
+
+def _ordinal(index: int) -> str:
+    n = index + 1
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _enabled_by_extension(ctx, name: str) -> bool:
+    e = ctx.grammar.operand_kinds["Capability"].by_name.get(name)
+    return e is not None and any(x in ctx.extensions for x in e.extensions)
+
+
+def _check_env_capabilities(ctx) -> None:
+    env = ctx.env
+    if env.api == "universal":
+        return
+    kind = ctx.grammar.operand_kinds["Capability"]
+    for inst in ctx.insts:
+        if inst.opcode != op.Capability:
+            continue
+        e = kind.by_value.get(inst.words[1])
+        if e is None or _enabled_by_extension(ctx, e.name):
+            continue
+        if env.is_opencl:
+            allowed = env_tables.opencl_capability_allowed(env, ctx.options, e.name, ctx.declared_capabilities)
+            if not allowed:
+                version = "%d.%d" % env.api_version
+                ctx.error("opencl.capability-table", "OpenCL env 3",
+                          f"Capability {e.name} is not allowed by OpenCL {version} {env.profile} Profile "
+                          f"specification (or requires extension or capability)", inst)
+        elif not env_tables.vulkan_capability_allowed(env, e.name):
+            ctx.error("vulkan.capability-table", "Vulkan env 2",
+                      f"Capability {e.name} is not allowed by Vulkan {'%d.%d' % env.api_version} "
+                      f"specification (or requires extension)", inst)

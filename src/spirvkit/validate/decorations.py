@@ -1,0 +1,293 @@
+"""Decorations (SPIR-V 3.32.3, 3.20, 2.16.1 U32-U35, U42; 2.18.2): decoration targets (what
+each decoration may apply to), member decorations on structs with the member in range,
+decoration groups, OpDecorate vs OpDecorateId, repeated decorations, Restrict/Aliased
+conflicts, FPRoundingMode and SaturatedConversion placement, FuncParamAttr, Alignment."""
+
+from __future__ import annotations
+
+from . import block_layout
+from . import opcodes as op
+
+SEC = "SPIR-V 3.32.3"
+SEC_DEC = "SPIR-V 3.20"
+
+D = op.DEC
+_MEMORY_OBJECT = {D.Restrict, D.Aliased, D.Volatile, D.Coherent, D.NonWritable, D.NonReadable,
+                  D.RestrictPointer, D.AliasedPointer, D.NoPerspective, D.Flat, D.Patch, D.Centroid,
+                  D.Sample, D.XfbBuffer, D.XfbStride, D.Component, D.Stream}
+_VARIABLE_ONLY = {D.Invariant, D.Constant, D.Location, D.Index, D.Binding, D.DescriptorSet,
+                  D.InputAttachmentIndex}
+_STRUCT_ONLY = {D.Block, D.BufferBlock, D.GLSLShared, D.GLSLPacked, D.CPacked}
+# Decorations that may legitimately appear several times on one target (they carry different
+# parameters that add up: several parameter attributes, several semantic strings ...).
+_REPEATABLE = {D.FuncParamAttr}
+for _n in ("UserSemantic", "UserTypeGOOGLE", "CacheControlLoadINTEL", "CacheControlStoreINTEL",
+           "MemoryINTEL", "HlslSemanticGOOGLE"):
+    if hasattr(D, _n):
+        _REPEATABLE.add(getattr(D, _n))
+_CONVERSIONS_TO_FLOAT = frozenset({op.ConvertFToU, op.ConvertFToS, op.ConvertSToF, op.ConvertUToF, op.FConvert})
+# "must be applied only to conversion instructions to integer types, not including the
+# OpSatConvertUToS and OpSatConvertSToU instructions" (SPIR-V 3.20, SaturatedConversion).
+_SATURATING = frozenset({op.ConvertFToU, op.ConvertFToS, op.UConvert, op.SConvert, op.ConvertPtrToU})
+_NOT_ON_MEMBERS = frozenset({D.SpecId, D.Block, D.BufferBlock, D.GLSLShared, D.GLSLPacked, D.CPacked, D.ArrayStride,
+                             D.Constant, D.SaturatedConversion, D.FuncParamAttr, D.FPRoundingMode, D.FPFastMathMode,
+                             D.LinkageAttributes, D.Alignment, D.DescriptorSet, D.Binding, D.InputAttachmentIndex,
+                             D.NoContraction})
+_WRAP_TARGETS = frozenset({op.IAdd, op.ISub, op.IMul, op.ShiftLeftLogical, op.SNegate, op.ExtInst})
+_VARIABLES = frozenset({op.Variable, getattr(op, "UntypedVariableKHR", -1)})
+
+
+def check(ctx) -> None:
+    groups = {i.words[1] for i in ctx.insts if i.opcode == op.DecorationGroup}
+    for inst in ctx.insts:
+        opc = inst.opcode
+        if opc in (op.Decorate, op.DecorateId, op.DecorateString):
+            _decorate(ctx, inst, groups)
+        elif opc in (op.MemberDecorate, op.MemberDecorateString):
+            _member_decorate(ctx, inst)
+        elif opc == op.GroupDecorate:
+            _group_decorate(ctx, inst, groups)
+        elif opc == op.GroupMemberDecorate:
+            _group_member_decorate(ctx, inst, groups)
+    _group_uses(ctx, groups)
+    _repeats_and_conflicts(ctx)
+    block_layout.check(ctx)
+
+
+def _decoration_takes_ids(ctx, value) -> bool:
+    e = ctx.grammar.operand_kinds["Decoration"].by_value.get(value)
+    return e is not None and any(p == "IdRef" for p in e.parameters)
+
+
+def _decorate(ctx, inst, groups) -> None:
+    target, dec = inst.words[1], inst.words[2]
+    takes_ids = _decoration_takes_ids(ctx, dec)
+    if inst.opcode == op.Decorate and takes_ids:
+        ctx.error("decorations.decorate-id", SEC,
+                  f"Decoration {D.name(dec)} takes <id> parameters and must be applied with OpDecorateId", inst)
+        return
+    if inst.opcode == op.DecorateString and not _decoration_takes_strings(ctx, dec):
+        ctx.error("decorations.decorate-string", SEC,
+                  "Decorations that don't take string parameters may not be used with OpDecorateString", inst)
+        return
+    if inst.opcode == op.DecorateId and not takes_ids:
+        ctx.error("decorations.decorate-id", SEC,
+                  "Decorations that don't take ID parameters may not be used with OpDecorateId", inst)
+        return
+    if target in groups:
+        return
+    d = ctx.defs.get(target)
+    if d is None:
+        return
+    _target_rules(ctx, inst, dec, d)
+
+
+def _target_rules(ctx, inst, dec, d) -> None:
+    def fail(what):
+        ctx.error("decorations.target", SEC_DEC,
+                  f"{D.name(dec)} decoration on target <id> {ctx.name(d.result_id)} {what}", inst)
+
+    opc = d.opcode
+    if dec == D.SpecId:
+        if opc not in (op.SpecConstant, op.SpecConstantTrue, op.SpecConstantFalse):
+            fail("must be a scalar specialization constant")
+    elif dec in _STRUCT_ONLY:
+        if opc != op.TypeStruct:
+            fail("must be a structure type")
+    elif dec == D.ArrayStride:
+        if opc not in (op.TypeArray, op.TypeRuntimeArray, op.TypePointer, getattr(op, "TypeUntypedPointerKHR", -1)):
+            fail("must be an array or pointer type")
+    elif dec == D.BuiltIn:
+        if opc not in _VARIABLES and opc not in op.CONSTANT_OPCODES:
+            ctx.error("decorations.target", SEC_DEC, "BuiltIns can only target variables, structure members or "
+                                                     "constants", inst)
+        elif ctx.is_shader and inst.words[3] == op.BUILTIN.WorkgroupSize:
+            if opc not in op.CONSTANT_OPCODES:
+                fail("must be a constant for WorkgroupSize")
+        elif opc not in _VARIABLES:
+            fail("must be a variable")
+    elif dec in _MEMORY_OBJECT:
+        if opc not in _VARIABLES and opc != op.FunctionParameter:
+            fail("must be a memory object declaration")
+        elif not ctx.is_pointer(d.type_id):
+            fail("must be a pointer type")
+        elif dec in (D.NonWritable, D.NonReadable) and not _writable_target_ok(ctx, d):
+            ctx.error("decorations.target", SEC_DEC,
+                      f"Target of {D.name(dec)} decoration is invalid: must point to a storage image, uniform "
+                      f"block, or storage buffer" + (", or variable in Private or Function storage class"
+                                                      if ctx.version >= (1, 4) else ""), inst)
+    elif dec in _VARIABLE_ONLY:
+        if opc not in _VARIABLES:
+            fail("must be a variable")
+    elif dec in (D.RowMajor, D.ColMajor, D.MatrixStride, D.Offset):
+        ctx.error("decorations.target", SEC_DEC,
+                  f"{D.name(dec)} can only be applied to structure members", inst)
+    elif dec == D.FuncParamAttr:
+        # "a function return value or parameter attribute" (3.20): a parameter, or the function
+        # (its return value). SPIRV-Tools does not check this.
+        # Only memory objects that are plainly no parameter (variables) are rejected: the text names
+        # no target list, so other targets are left alone, as SPIRV-Tools leaves all of them.
+        if opc in _VARIABLES:
+            fail("must be a function parameter (or a function, for its return value), not a variable")
+    elif dec in (D.Uniform, getattr(D, "UniformId", -1)):
+        if d.type_id is None:
+            ctx.error("decorations.target", SEC_DEC, f"{D.name(dec)} decoration applied to a non-object", inst)
+        elif ctx.type_opcode(d.type_id) == op.TypeVoid:
+            ctx.error("decorations.target", SEC_DEC, f"{D.name(dec)} decoration applied to a value with void type",
+                      inst)
+    elif dec in (D.NoSignedWrap, D.NoUnsignedWrap):
+        if opc not in _WRAP_TARGETS:
+            ctx.error("decorations.target", SEC_DEC,
+                      f"{D.name(dec)} decoration may not be applied to {ctx.grammar.instruction(opc).opname[2:]}", inst)
+    elif dec == D.FPRoundingMode and not ctx.is_shader:
+        # SPIR-V 3.16 (every version): "Associate a rounding mode to a floating-point conversion
+        # instruction"; the OpenCL 3.0 env document (rule 37) lists the five. SPIRV-Tools checks
+        # only the shader form (16-bit stores). Shaders are left to that form.
+        if opc not in _CONVERSIONS_TO_FLOAT:
+            ctx.error("opencl.fp-rounding-mode" if ctx.env.is_opencl else "decorations.target",
+                      "OpenCL env 2.37, SPIR-V 3.16" if ctx.env.is_opencl else "SPIR-V 3.16",
+                      f"FPRoundingMode decoration on target <id> {ctx.name(d.result_id)} must be the result of "
+                      f"OpConvertFToU, OpConvertFToS, OpConvertSToF, OpConvertUToF or OpFConvert", inst)
+    elif dec == D.Alignment:
+        # SPIR-V 3.20: "Apply to a pointer." (SPIRV-Tools does not check the target.)
+        if d.type_id is None or not ctx.is_pointer(d.type_id):
+            fail("must be a pointer")
+    elif dec == D.SaturatedConversion:
+        if opc not in _SATURATING:
+            fail("must be the result of a conversion instruction")
+
+
+def _writable_target_ok(ctx, d) -> bool:
+    """NonWritable/NonReadable targets (SPIR-V 3.20): a pointer to a uniform block, a storage
+    buffer or a storage image; from SPIR-V 1.4 also Function/Private variables."""
+    sc, pointee = ctx.pointer_info(d.type_id)
+    if ctx.version >= (1, 4) and sc in (op.SC.Function, op.SC.Private):
+        return True
+    t = ctx.type_inst(pointee)
+    while t is not None and t.opcode in (op.TypeArray, op.TypeRuntimeArray):
+        t = ctx.type_inst(t.words[2])
+    if t is None:
+        return False
+    if t.opcode == op.TypeImage:
+        return sc == op.SC.UniformConstant and t.words[7] in (0, 2)
+    if t.opcode != op.TypeStruct:
+        return False
+    block = ctx.has_decoration(t.words[1], D.Block)
+    buffer_block = ctx.has_decoration(t.words[1], D.BufferBlock)
+    if sc == op.SC.Uniform:
+        return block or buffer_block
+    return sc in (op.SC.StorageBuffer, op.SC.PhysicalStorageBuffer) and block
+
+
+def _decoration_takes_strings(ctx, value) -> bool:
+    e = ctx.grammar.operand_kinds["Decoration"].by_value.get(value)
+    return e is not None and "LiteralString" in e.parameters
+
+
+def _member_decorate(ctx, inst) -> None:
+    struct, member = inst.words[1], inst.words[2]
+    if inst.opcode == op.MemberDecorateString and not _decoration_takes_strings(ctx, inst.words[3]):
+        ctx.error("decorations.decorate-string", SEC,
+                  "Decorations that don't take string parameters may not be used with OpMemberDecorateString", inst)
+        return
+    t = ctx.defs.get(struct)
+    if t is None or t.opcode != op.TypeStruct:
+        ctx.error("decorations.member-target", SEC,
+                  f"{inst.opname} Structure type <id> {ctx.name(struct)} is not a struct type.", inst)
+        return
+    count = len(t.words) - 2
+    dec = inst.words[3]
+    if dec in _NOT_ON_MEMBERS:
+        ctx.error("decorations.member-target", SEC_DEC, f"{D.name(dec)} cannot be applied to structure members", inst)
+        return
+    if member >= count:
+        ctx.error("decorations.member-index", SEC,
+                  f"Index {member} provided in {inst.opname} for struct <id> {ctx.name(struct)} is out of bounds. "
+                  f"The structure has {count} members. Largest valid index is {count - 1}.", inst)
+
+
+def _group_decorate(ctx, inst, groups) -> None:
+    group = inst.words[1]
+    if group not in groups:
+        ctx.error("decorations.group", SEC,
+                  f"OpGroupDecorate Decoration group <id> {ctx.name(group)} is not a decoration group.", inst)
+        return
+    for target in inst.words[2:]:
+        if target in groups:
+            ctx.error("decorations.group", SEC, "OpGroupDecorate may not target OpDecorationGroup <id> "
+                                                f"{ctx.name(target)}", inst)
+            return
+
+
+def _group_member_decorate(ctx, inst, groups) -> None:
+    group = inst.words[1]
+    if group not in groups:
+        ctx.error("decorations.group", SEC,
+                  f"OpGroupMemberDecorate Decoration group <id> {ctx.name(group)} is not a decoration group.", inst)
+        return
+    pairs = inst.words[2:]
+    for struct, member in zip(pairs[::2], pairs[1::2]):
+        t = ctx.defs.get(struct)
+        if t is None or t.opcode != op.TypeStruct:
+            ctx.error("decorations.member-target", SEC,
+                      f"OpGroupMemberDecorate Structure type <id> {ctx.name(struct)} is not a struct type.", inst)
+            return
+        count = len(t.words) - 2
+        if member >= count:
+            ctx.error("decorations.member-index", SEC,
+                      f"Index {member} provided in OpGroupMemberDecorate for struct <id> {ctx.name(struct)} is out of "
+                      f"bounds. The structure has {count} members. Largest valid index is {count - 1}.", inst)
+            return
+
+
+def _group_uses(ctx, groups) -> None:
+    if not groups:
+        return
+    allowed = {op.Name, op.GroupDecorate, op.Decorate, op.DecorateId, op.GroupMemberDecorate,
+               op.DecorateString}
+    for inst in ctx.insts:
+        if inst.opcode in allowed:
+            continue
+        for v in inst.id_operands():
+            if v in groups:
+                ctx.error("decorations.group-use", SEC,
+                          "Result id of OpDecorationGroup can only be targeted by OpName, OpGroupDecorate, "
+                          "OpDecorate, OpDecorateId, and OpGroupMemberDecorate", inst)
+                return
+
+
+def _repeats_and_conflicts(ctx) -> None:
+    for target, decorations in ctx.decorations.items():
+        seen = {}
+        for dec, _words, inst, member in decorations:
+            if inst.opcode in (op.GroupDecorate, op.GroupMemberDecorate):
+                continue
+            key = (dec, member)
+            if key in seen and dec not in _REPEATABLE and seen[key] is not inst:
+                where = f" (member {member})" if member is not None else ""
+                ctx.error("decorations.repeated", SEC_DEC,
+                          f"ID '{target}' decorated with {D.name(dec)}{where} multiple times is not allowed.",
+                          inst)
+                return
+            seen[key] = inst
+        by_member: dict = {}
+        for dec, _w, inst, member in decorations:
+            by_member.setdefault(member, {})[dec] = inst
+        for member, decs in by_member.items():
+            for a, b, rule, section in _EXCLUSIVE:
+                if a in decs and b in decs:
+                    where = f" (member {member})" if member is not None else ""
+                    ctx.error(rule, section,
+                              f"ID '{target}'{where} is decorated with both {D.name(a)} and {D.name(b)}; at most "
+                              f"one is allowed.", decs[b])
+                    return
+
+
+_EXCLUSIVE = ((D.Restrict, D.Aliased, "decorations.restrict-aliased", "SPIR-V 2.18.2"),
+              (D.RestrictPointer, D.AliasedPointer, "decorations.restrict-aliased", "SPIR-V 2.18.2"),
+              (D.RowMajor, D.ColMajor, "decorations.row-col-major", "SPIR-V 2.16.2"),
+              (D.Block, D.BufferBlock, "decorations.block-bufferblock", "SPIR-V 2.16.2"),
+              (D.Flat, D.NoPerspective, "decorations.interpolation", "SPIR-V 2.16.2"),
+              (D.Patch, D.Centroid, "decorations.interpolation", "SPIR-V 2.16.2"),
+              (D.Patch, D.Sample, "decorations.interpolation", "SPIR-V 2.16.2"),
+              (D.Centroid, D.Sample, "decorations.interpolation", "SPIR-V 2.16.2"))

@@ -1,0 +1,57 @@
+"""Group and subgroup instructions (SPIR-V 3.32.21, non-uniform 3.32.24): result and value
+types of the work-group/sub-group collectives, GroupOperation operands. (Execution scopes are
+checked in ``atomics_barriers`` and, per OpenCL version, in ``opencl``.)"""
+
+from __future__ import annotations
+
+from . import opcodes as op
+
+SEC = "SPIR-V 3.32.21"
+
+_BOOL_OPS = frozenset({op.GroupAll, op.GroupAny})
+_ARITH = {op.GroupIAdd: "int", op.GroupFAdd: "float", op.GroupFMin: "float", op.GroupUMin: "int",
+          op.GroupSMin: "int", op.GroupFMax: "float", op.GroupUMax: "int", op.GroupSMax: "int"}
+
+
+_BALLOT_UVEC4 = frozenset(getattr(op, n) for n in ("GroupNonUniformBallot",) if hasattr(op, n))
+_SCAN_OPS = frozenset({0, 1, 2})  # Reduce, InclusiveScan, ExclusiveScan
+
+
+def check(ctx) -> None:
+    for inst in ctx.insts:
+        opc = inst.opcode
+        if opc in _BALLOT_UVEC4:
+            t = inst.words[1]
+            if not (ctx.is_int_vector(t) and ctx.dimension(t) == 4 and ctx.bit_width(t) == 32
+                    and ctx.is_unsigned_int_scalar(ctx.component_type(t))):
+                ctx.error("group.result-type", "SPIR-V 3.32.24",
+                          f"{inst.opname[2:]}: Expected Result Type to be a vector of four components of integer "
+                          f"type scalar", inst)
+        elif opc == getattr(op, "GroupNonUniformBallotBitCount", -1):
+            if inst.words[4] not in _SCAN_OPS:
+                ctx.error("group.operation", "SPIR-V 3.32.24",
+                          "GroupNonUniformBallotBitCount: Group Operation must be Reduce, InclusiveScan, or "
+                          "ExclusiveScan", inst)
+        elif opc in _BOOL_OPS:
+            if not ctx.is_bool_scalar(inst.words[1]) or not ctx.is_bool_scalar(ctx.type_of(inst.words[4])):
+                ctx.error("group.operand-type", SEC,
+                          f"{inst.opname}: Result Type and Predicate must be boolean scalars", inst)
+        elif opc in _ARITH:
+            kind = _ARITH[opc]
+            rtype = inst.words[1]
+            ok = ctx.is_int_scalar_or_vector(rtype) if kind == "int" else ctx.is_float_scalar_or_vector(rtype)
+            if not ok:
+                ctx.error("group.operand-type", SEC,
+                          f"{inst.opname}: Result Type must be a{'n integer' if kind == 'int' else ' floating-point'} "
+                          f"scalar or vector", inst)
+            elif ctx.type_of(inst.words[5]) != rtype:
+                ctx.error("group.operand-type", SEC, f"{inst.opname}: X must be of Result Type", inst)
+        elif opc == op.GroupBroadcast:
+            if ctx.type_of(inst.words[4]) != inst.words[1]:
+                ctx.error("group.operand-type", SEC, "OpGroupBroadcast: Value must be of Result Type", inst)
+            else:
+                local = ctx.type_of(inst.words[5])
+                if not ctx.is_int_scalar_or_vector(local) or ctx.dimension(local) > 3:
+                    ctx.error("group.operand-type", SEC,
+                              "OpGroupBroadcast: LocalId must be an integer scalar or a vector of 2 or 3 integers",
+                              inst)

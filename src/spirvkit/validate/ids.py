@@ -1,0 +1,239 @@
+"""Ids (SPIR-V 2.16.1 U7, U8, U37; 2.4 forward references): every id is defined, defined before
+use except where §2.4 allows a forward reference, of the right kind (a type where a type is
+expected, a value where a value is), used only inside its function, and its definition
+dominates its uses (with the CFG and dominator tree of ``cfg``)."""
+
+from __future__ import annotations
+
+from ..spirv.grammar import ID_KINDS
+from . import cfg as cfg_module
+from . import opcodes as op
+
+SEC = "SPIR-V 2.16.1"
+SEC_LAYOUT = "SPIR-V 2.4"
+
+_ALL = None  # every id operand may be a forward reference
+
+
+def _forward_rule(opcode: int):
+    """Which operand indexes (grammar order, result type/id included) may forward-reference
+    (SPIRV-Tools' spvOperandCanBeForwardDeclaredFunction)."""
+    if opcode in op.TYPE_OPCODES:
+        return _ALL
+    return _FORWARD.get(opcode, ())
+
+
+_FORWARD = {
+    op.ExecutionMode: _ALL, op.ExecutionModeId: _ALL, op.EntryPoint: _ALL, op.Name: _ALL,
+    op.MemberName: _ALL, op.SelectionMerge: _ALL, op.Decorate: _ALL, op.MemberDecorate: _ALL,
+    op.DecorateId: _ALL, op.DecorateString: _ALL, op.MemberDecorateString: _ALL, op.Branch: _ALL,
+    op.LoopMerge: _ALL,
+    op.GroupDecorate: "not0", op.GroupMemberDecorate: "not0", op.BranchConditional: "not0",
+    op.Switch: "not0",
+    op.FunctionCall: (2,), op.Phi: "gt1", op.EnqueueKernel: (8,),
+    op.GetKernelNDrangeSubGroupCount: (3,), op.GetKernelNDrangeMaxSubGroupSize: (3,),
+    op.GetKernelWorkGroupSize: (2,), op.GetKernelPreferredWorkGroupSizeMultiple: (2,),
+}
+if hasattr(op, "ExtInstWithForwardRefsKHR"):
+    _FORWARD[op.ExtInstWithForwardRefsKHR] = _ALL
+
+
+# Debug-info instructions may name functions and other debug-info instructions before they are
+# defined (DebugFunction's function, DebugTypeComposite's members); nothing else.
+_DEBUG_FORWARD_TARGETS = op.EXT_INSTS | {op.Function}
+
+
+def _may_forward(rule, index: int) -> bool:
+    if rule is _ALL:
+        return True
+    if rule == "not0":
+        return index != 0
+    if rule == "gt1":
+        return index > 1
+    return index in rule
+
+
+# Instructions whose id operands may name a type (SPIRV-Tools' IdPass exemptions).
+_TYPE_OPERANDS_OK = (op.TYPE_OPCODES | op.DEBUG_OPCODES | op.ANNOTATION_OPCODES
+                     | {op.Function, op.Line, op.NoLine})
+for _n in ("CooperativeMatrixLengthNV", "CooperativeMatrixLengthKHR", "UntypedArrayLengthKHR",
+           "UntypedVariableKHR", "UntypedAccessChainKHR", "UntypedInBoundsAccessChainKHR",
+           "UntypedPtrAccessChainKHR", "UntypedInBoundsPtrAccessChainKHR", "SizeOf"):
+    if hasattr(op, _n):
+        _TYPE_OPERANDS_OK = _TYPE_OPERANDS_OK | {getattr(op, _n)}
+# Instructions whose id operands may name untyped results (labels, imports, strings, groups ...).
+_UNTYPED_OPERANDS_OK = (_TYPE_OPERANDS_OK | op.BRANCHES | op.MERGES | op.EXT_INSTS
+                        | {op.Phi, op.ExtInstImport, op.EntryPoint, op.ExecutionMode, op.ExecutionModeId})
+
+
+def check(ctx) -> None:
+    _check_ids(ctx)
+    if ctx.diagnostics:
+        return
+    before = len(ctx.diagnostics)
+    cfg_module.build_all(ctx)
+    if len(ctx.diagnostics) == before:
+        _check_dominance(ctx)
+
+
+def _is_debug_ext_inst(ctx, inst) -> bool:
+    if inst.opcode not in op.EXT_INSTS or len(inst.words) < 4:
+        return False
+    name = ctx.ext_imports.get(inst.words[3], "")
+    return name.startswith("NonSemantic.") or "DebugInfo" in name
+
+
+def _locate_functions(ctx) -> dict[int, int]:
+    """Instruction index -> function index, for instructions inside functions; and record the
+    function and block of every function-local id."""
+    where = {}
+    for fi, func in enumerate(ctx.functions):
+        ctx.function_of_id[func.id] = None  # functions are module-scope ids
+        for p in func.parameters:
+            ctx.function_of_id[p.words[2]] = fi
+        for b in func.blocks:
+            ctx.function_of_id[b.id] = fi
+            ctx.block_of_id[b.id] = b.id
+            for inst in b.instructions:
+                rid = inst.result_id
+                if rid is not None:
+                    ctx.function_of_id[rid] = fi
+                    ctx.block_of_id[rid] = b.id
+    ctx.function_of_id = {k: v for k, v in ctx.function_of_id.items() if v is not None}
+    return where
+
+
+def _check_ids(ctx) -> None:
+    _locate_functions(ctx)
+    defs, def_pos = ctx.defs, ctx.def_pos
+    bound = ctx.module.bound
+    func_index = {}
+    for fi, func in enumerate(ctx.functions):
+        func_index[id(func.definition)] = fi
+    current_function = None
+    forward_declared: set[int] = set()
+    fstart = {id(f.definition): fi for fi, f in enumerate(ctx.functions)}
+    for pos, inst in enumerate(ctx.insts):
+        opc = inst.opcode
+        if opc == op.Function:
+            current_function = fstart.get(id(inst))
+        elif opc == op.TypeForwardPointer and len(inst.words) > 1:
+            forward_declared.add(inst.words[1])
+        rule = None
+        w = inst.words
+        debug_ext = None
+        for index, operand in enumerate(inst.operands):
+            kind = operand.kind
+            if kind not in ID_KINDS or kind == "IdResult":
+                continue
+            value = w[operand.offset]
+            d = defs.get(value)
+            if d is None:
+                if value >= bound:
+                    ctx.error("ids.defined", SEC,
+                              f"ID {value} is out of bounds (the module's ID bound is {bound})", inst)
+                else:
+                    ctx.error("ids.defined", SEC, f"ID {ctx.name(value)} has not been defined", inst)
+                continue
+            if def_pos[value] >= pos:
+                if rule is None:
+                    rule = _forward_rule(opc)
+                if debug_ext is None:
+                    debug_ext = _is_debug_ext_inst(ctx, inst)
+                if rule is _ALL and opc in op.TYPE_OPCODES and opc != op.TypeForwardPointer \
+                        and value not in forward_declared:
+                    ctx.error("ids.defined-before-use", SEC_LAYOUT,
+                              f"Operand {ctx.name(value)} requires a previous definition", inst)
+                    continue
+                if not _may_forward(rule, index) and not (debug_ext and d.opcode in _DEBUG_FORWARD_TARGETS):
+                    ctx.error("ids.defined-before-use", SEC_LAYOUT,
+                              f"ID {ctx.name(value)} has not been defined", inst)
+                    continue
+            if kind == "IdResultType":
+                if d.opcode not in op.TYPE_OPCODES:
+                    ctx.error("ids.result-type", SEC, f"ID {ctx.name(value)} is not a type id", inst)
+                continue
+            _check_operand_kind(ctx, inst, value, d)
+            fi = ctx.function_of_id.get(value)
+            if fi is not None and opc not in op.ANNOTATION_OPCODES and opc not in op.DEBUG_OPCODES \
+                    and current_function != fi:
+                where = ctx.functions[current_function].id if current_function is not None else None
+                user = f"used in function {ctx.name(where)}" if where is not None else "used at module scope"
+                ctx.error("ids.function-local", SEC,
+                          f"ID {ctx.name(value)} defined in function {ctx.name(ctx.functions[fi].id)} is "
+                          f"{user}: it is used outside of its defining function", inst)
+        if opc == op.FunctionEnd:
+            current_function = None
+
+
+_FUNCTION_TYPE_USERS = frozenset({op.Function, op.TypePointer, op.TypeFunction}) | op.ANNOTATION_OPCODES | op.DEBUG_OPCODES \
+    | op.EXT_INSTS
+_FUNCTION_USERS = frozenset({op.FunctionCall, op.EntryPoint, op.ExecutionMode, op.ExecutionModeId, op.EnqueueKernel,
+                             op.GetKernelNDrangeSubGroupCount, op.GetKernelNDrangeMaxSubGroupSize,
+                             op.GetKernelWorkGroupSize, op.GetKernelPreferredWorkGroupSizeMultiple}) \
+    | op.ANNOTATION_OPCODES | op.DEBUG_OPCODES | op.EXT_INSTS
+for _n in ("ConstantFunctionPointerINTEL", "FunctionPointerCallINTEL", "GetKernelMaxNumSubgroups",
+           "GetKernelLocalSizeForSubgroupCount", "CreatePipeFromPipeStorage"):
+    if hasattr(op, _n):
+        _FUNCTION_USERS |= {getattr(op, _n)}
+
+
+def _check_operand_kind(ctx, inst, value, d) -> None:
+    opc = inst.opcode
+    if d.opcode == op.TypeFunction and opc not in _FUNCTION_TYPE_USERS:
+        ctx.error("ids.operand-kind", SEC, f"Invalid use of function type result id {ctx.name(value)}.", inst)
+        return
+    if d.opcode == op.Function and opc not in _FUNCTION_USERS:
+        ctx.error("ids.operand-kind", SEC, f"Invalid use of function result id {ctx.name(value)}.", inst)
+        return
+    if d.opcode in op.TYPE_OPCODES:
+        if opc not in _TYPE_OPERANDS_OK and not _is_debug_ext_inst(ctx, inst) and not _spec_op_ok(inst):
+            ctx.error("ids.operand-kind", SEC, f"Operand {ctx.name(value)} cannot be a type", inst)
+        return
+    if d.type_id is None and opc not in _UNTYPED_OPERANDS_OK and not _is_debug_ext_inst(ctx, inst):
+        ctx.error("ids.operand-kind", SEC, f"Operand {ctx.name(value)} requires a type", inst)
+
+
+def _spec_op_ok(inst) -> bool:
+    return inst.opcode == op.SpecConstantOp and len(inst.words) > 3 and inst.words[3] in _TYPE_OPERANDS_OK
+
+
+# -- dominance ----------------------------------------------------------------------------------
+
+def _check_dominance(ctx) -> None:
+    block_of = ctx.block_of_id
+    for cfg in ctx.cfgs:
+        for b in cfg.blocks:
+            use_reachable = b.id in cfg.reachable
+            for inst in b.instructions:
+                if inst.opcode == op.Phi:
+                    _check_phi_dominance(ctx, cfg, inst)
+                    continue
+                if not use_reachable:
+                    continue
+                w = inst.words
+                for operand in inst.operands:
+                    if operand.kind not in ID_KINDS or operand.kind == "IdResult":
+                        continue
+                    value = w[operand.offset]
+                    def_block = block_of.get(value)
+                    if def_block is None or def_block == b.id or ctx.def_opcode(value) == op.Label:
+                        continue
+                    if not cfg.dominates(def_block, b.id):
+                        ctx.error("ids.dominance", SEC,
+                                  f"ID {ctx.name(value)} defined in block {ctx.name(def_block)} does not "
+                                  f"dominate its use in block {ctx.name(b.id)}", inst)
+                        return
+
+
+def _check_phi_dominance(ctx, cfg, inst) -> None:
+    w = inst.words
+    for value, parent in zip(w[3::2], w[4::2]):
+        def_block = ctx.block_of_id.get(value)
+        if def_block is None or ctx.def_opcode(value) == op.Label or parent not in cfg.reachable:
+            continue
+        if not cfg.dominates(def_block, parent):
+            ctx.error("ids.dominance", SEC,
+                      f"In OpPhi instruction {ctx.name(inst.words[2])}, ID {ctx.name(value)} definition does "
+                      f"not dominate its parent {ctx.name(parent)}", inst)
+            return

@@ -1,0 +1,277 @@
+"""Memory instructions (SPIR-V 3.32.8; 2.16.1 U4-U6, U13, U36): OpVariable, OpLoad, OpStore,
+OpCopyMemory(Sized), the access chains, OpArrayLength, and the Logical-addressing pointer rules."""
+
+from __future__ import annotations
+
+from . import opcodes as op
+
+SEC = "SPIR-V 3.32.8"
+SEC_U = "SPIR-V 2.16.1"
+
+_READ_ONLY = frozenset({op.SC.UniformConstant, op.SC.Input, op.SC.PushConstant})
+_CHAINS = frozenset({op.AccessChain, op.InBoundsAccessChain, op.PtrAccessChain, op.InBoundsPtrAccessChain})
+_PTR_CHAINS = frozenset({op.PtrAccessChain, op.InBoundsPtrAccessChain})
+
+
+def check(ctx) -> None:
+    for inst in ctx.insts:
+        checker = _CHECKS.get(inst.opcode)
+        if checker is not None:
+            checker(ctx, inst)
+        if inst.opcode in _MEMORY_ACCESS_USERS:
+            _aligned(ctx, inst)
+
+
+_MEMORY_ACCESS_USERS = frozenset({op.Load, op.Store, op.CopyMemory, op.CopyMemorySized})
+_ALIGNED = op._g.operand_kinds["MemoryAccess"].by_name["Aligned"].value
+
+
+def _aligned(ctx, inst) -> None:
+    ops = inst.operands
+    for i, o in enumerate(ops):
+        if o.kind == "MemoryAccess" and inst.words[o.offset] & _ALIGNED and i + 1 < len(ops):
+            value = inst.words[ops[i + 1].offset]
+            if value == 0 or value & (value - 1):
+                ctx.error("memory.aligned", SEC, f"Memory accesses Aligned operand value {value} is not a power of two.",
+                          inst)
+                return
+
+
+def _logical(ctx) -> bool:
+    return ctx.addressing_model == op.ADDRESSING.Logical
+
+
+def _variable_pointers(ctx) -> bool:
+    return ctx.has_capability("VariablePointers") or ctx.has_capability("VariablePointersStorageBuffer")
+
+
+def _variable(ctx, inst) -> None:
+    w = inst.words
+    rtype, sc = w[1], w[3]
+    info = ctx.pointer_info(rtype)
+    if info is None:
+        ctx.error("memory.variable-type", SEC,
+                  f"OpVariable Result Type <id> {ctx.name(rtype)} is not a pointer type.", inst)
+        return
+    if info[0] != sc:
+        ctx.error("memory.variable-storage-class", SEC, "Storage class must match result type storage class", inst)
+        return
+    pointee = info[1]
+    if sc == op.SC.Generic:
+        ctx.error("memory.variable-storage-class", SEC, "OpVariable storage class cannot be Generic", inst)
+        return
+    if len(w) > 4:
+        init = w[4]
+        d = ctx.defs.get(init)
+        is_global_var = d is not None and d.opcode == op.Variable and d.words[3] != op.SC.Function
+        if d is None or (d.opcode not in op.CONSTANT_OPCODES and not is_global_var
+                         and not (d.opcode == op.Undef)):
+            ctx.error("memory.variable-initializer", SEC,
+                      f"OpVariable Initializer <id> {ctx.name(init)} is not a constant or module-scope variable.",
+                      inst)
+            return
+        if pointee is not None and d.type_id != pointee:
+            if not (is_global_var and ctx.type_of(init) == pointee):
+                ctx.error("memory.variable-initializer", SEC,
+                          "Initializer type must match the type pointed to by the Result Type", inst)
+                return
+        if sc == op.SC.Input:
+            ctx.error("memory.variable-initializer", SEC,
+                      f"OpVariable, <id> {ctx.name(w[2])}, initializer are not allowed for Input", inst)
+            return
+    if _logical(ctx) and pointee is not None and not _variable_pointers(ctx):
+        if ctx.type_opcode(pointee) in (op.TypePointer,) and sc not in (op.SC.PhysicalStorageBuffer,):
+            if not ctx.has_capability("PhysicalStorageBufferAddresses"):
+                ctx.error("memory.logical-pointer-variable", SEC_U,
+                          "In Logical addressing, variables may not allocate a pointer type", inst)
+
+
+def _pointer_operand(ctx, inst, pid, what="Pointer"):
+    ptype = ctx.type_of(pid)
+    info = ctx.pointer_info(ptype)
+    if info is None:
+        ctx.error("memory.pointer-operand", SEC_U,
+                  f"{inst.opname} {what} <id> {ctx.name(pid)} is not a logical pointer.", inst)
+    return info
+
+
+def _load(ctx, inst) -> None:
+    w = inst.words
+    info = _pointer_operand(ctx, inst, w[3])
+    if info is None or info[1] is None:
+        return
+    if info[1] != w[1]:
+        ctx.error("memory.load-type", SEC,
+                  f"OpLoad Result Type <id> {ctx.name(w[1])} does not match Pointer <id> {ctx.name(w[3])}s type.",
+                  inst)
+
+
+def _store(ctx, inst) -> None:
+    w = inst.words
+    info = _pointer_operand(ctx, inst, w[1])
+    if info is None:
+        return
+    sc, pointee = info
+    if pointee is not None and ctx.type_opcode(pointee) == op.TypeVoid:
+        ctx.error("memory.store-type", SEC, f"OpStore Pointer <id> {ctx.name(w[1])}s type is void.", inst)
+        return
+    if sc in _READ_ONLY:
+        ctx.error("memory.store-read-only", SEC, f"OpStore Pointer <id> {ctx.name(w[1])} storage class is read-only",
+                  inst)
+        return
+    obj_type = ctx.type_of(w[2])
+    if obj_type is None:
+        ctx.error("memory.store-type", SEC, f"OpStore Object <id> {ctx.name(w[2])}s type is void.", inst)
+        return
+    if pointee is not None and obj_type != pointee:
+        ctx.error("memory.store-type", SEC,
+                  f"OpStore Pointer <id> {ctx.name(w[1])}s type does not match Object <id> {ctx.name(w[2])}s type.",
+                  inst)
+
+
+def _copy_memory(ctx, inst) -> None:
+    w = inst.words
+    target = _pointer_operand(ctx, inst, w[1], "Target")
+    source = _pointer_operand(ctx, inst, w[2], "Source")
+    if target is None or source is None:
+        return
+    if target[0] in _READ_ONLY:
+        ctx.error("memory.store-read-only", SEC, f"Target operand <id> {ctx.name(w[1])} storage class is read-only",
+                  inst)
+        return
+    if inst.opcode == op.CopyMemory and target[1] is not None and source[1] is not None and target[1] != source[1]:
+        ctx.error("memory.copy-type", SEC,
+                  f"Target <id> {ctx.name(w[1])}s type does not match Source <id> {ctx.name(w[2])}s type.", inst)
+    if inst.opcode == op.CopyMemorySized:
+        if not ctx.is_int_scalar(ctx.type_of(w[3])):
+            ctx.error("memory.copy-size", SEC, f"Size <id> {ctx.name(w[3])} must be a scalar integer type.", inst)
+        elif ctx.def_opcode(w[3]) == op.ConstantNull or ctx.constant_value(w[3]) == 0:
+            ctx.error("memory.copy-size", SEC, f"Size operand <id> {ctx.name(w[3])} cannot be a constant zero.", inst)
+
+
+def _access_chain(ctx, inst) -> None:
+    w = inst.words
+    name = inst.opname
+    rinfo = ctx.pointer_info(w[1])
+    if rinfo is None:
+        found = ctx.type_inst(w[1])
+        found_name = ctx.grammar.instruction(found.opcode).opname if found else "?"
+        ctx.error("memory.access-chain-result", SEC,
+                  f"The Result Type of {name} <id> {ctx.name(w[2])} must be OpTypePointer. Found {found_name}.", inst)
+        return
+    binfo = ctx.pointer_info(ctx.type_of(w[3]))
+    if binfo is None:
+        ctx.error("memory.access-chain-base", SEC,
+                  f"The Base <id> {ctx.name(w[3])} in {name} instruction must be a pointer.", inst)
+        return
+    if rinfo[0] != binfo[0]:
+        ctx.error("memory.access-chain-storage-class", SEC,
+                  f"The result pointer storage class and base pointer storage class in {name} do not match.", inst)
+        return
+    indexes = list(w[4:])
+    if inst.opcode in _PTR_CHAINS and ctx.is_shader and not ctx.has_decoration(ctx.type_of(w[3]), op.DEC.ArrayStride) \
+            and binfo[0] in (op.SC.StorageBuffer, op.SC.PhysicalStorageBuffer, op.SC.Uniform, op.SC.Workgroup):
+        ctx.error("memory.access-chain-base", SEC, f"{name} must have a Base whose type is decorated with ArrayStride",
+                  inst)
+        return
+    if inst.opcode in _PTR_CHAINS:
+        indexes.pop(0)  # Element: SPIRV-Tools does not constrain its type, nor do we
+    limit = ctx.options.max_access_chain_indexes
+    if len(indexes) > limit:
+        ctx.error("limits.access-chain-indexes", "SPIR-V 2.17",
+                  f"The number of indexes in {name} may not exceed {limit}. Found {len(indexes)} indexes.", inst)
+        return
+    current = binfo[1]
+    if current is None:
+        return
+    for i in indexes:
+        t = ctx.type_inst(current)
+        if t is None:
+            return
+        if not ctx.is_int_scalar(ctx.type_of(i)):
+            ctx.error("memory.access-chain-index", SEC, f"Indexes passed to {name} must be of type integer.", inst)
+            return
+        if t.opcode in (op.TypeArray, op.TypeRuntimeArray, op.TypeVector, op.TypeMatrix):
+            current = t.words[2]
+        elif t.opcode == op.TypeStruct:
+            value = ctx.constant_value(i)
+            if ctx.def_opcode(i) != op.Constant or value is None:
+                ctx.error("memory.access-chain-struct-index", SEC,
+                          f"The <id> passed to {name} to index into a structure must be an OpConstant.", inst)
+                return
+            members = t.words[2:]
+            if value >= len(members):
+                ctx.error("memory.access-chain-struct-index", SEC,
+                          f"Index is out of bounds: {name} cannot find index {value} into the structure <id> "
+                          f"{ctx.name(t.words[1])}. This structure has {len(members)} members. Largest valid index "
+                          f"is {len(members) - 1}.", inst)
+                return
+            current = members[value]
+        else:
+            ctx.error("memory.access-chain-walk", SEC,
+                      f"{name} reached non-composite type while indexes still remain to be traversed.", inst)
+            return
+    if rinfo[1] is not None and current != rinfo[1]:
+        rt = ctx.type_inst(rinfo[1])
+        ct = ctx.type_inst(current)
+        ctx.error("memory.access-chain-result", SEC,
+                  f"{name} result type ({_opname(ctx, rt)}) does not match the type that results from indexing into "
+                  f"the base <id> ({_opname(ctx, ct)}).", inst)
+
+
+def _opname(ctx, t) -> str:
+    return ctx.grammar.instruction(t.opcode).opname if t is not None else "?"
+
+
+def _array_length(ctx, inst) -> None:
+    w = inst.words
+    if not (ctx.is_int_scalar(w[1]) and ctx.bit_width(w[1]) == 32 and ctx.is_unsigned_int_scalar(w[1])):
+        ctx.error("memory.array-length", SEC,
+                  f"The Result Type of OpArrayLength <id> {ctx.name(w[2])} must be OpTypeInt with width 32 and "
+                  f"signedness 0.", inst)
+        return
+    info = ctx.pointer_info(ctx.type_of(w[3]))
+    st = ctx.type_inst(info[1]) if info else None
+    if st is None or st.opcode != op.TypeStruct:
+        ctx.error("memory.array-length", SEC,
+                  f"The Structure's type in OpArrayLength <id> {ctx.name(w[2])} must be a pointer to an OpTypeStruct.",
+                  inst)
+        return
+    members = st.words[2:]
+    if w[4] != len(members) - 1 or ctx.type_opcode(members[-1]) != op.TypeRuntimeArray:
+        ctx.error("memory.array-length", SEC,
+                  f"The array member in OpArrayLength <id> {ctx.name(w[2])} must be the last member of the struct.",
+                  inst)
+
+
+def _logical_pointer_select(ctx, inst) -> None:
+    if ctx.addressing_model == op.ADDRESSING.Logical and ctx.is_pointer(inst.words[1]) \
+            and not _variable_pointers(ctx):
+        ctx.error("memory.logical-pointer", SEC_U,
+                  f"Using pointers with {inst.opname} requires capability VariablePointers or "
+                  f"VariablePointersStorageBuffer", inst)
+
+
+def _generic_ptr_mem_semantics(ctx, inst) -> None:
+    info = ctx.pointer_info(ctx.type_of(inst.words[3]))
+    if info is None or info[0] != op.SC.Generic:
+        ctx.error("memory.generic-pointer", SEC,
+                  "GenericPtrMemSemantics: expected Pointer to point to the Generic storage class", inst)
+    elif not (ctx.is_int_scalar(inst.words[1]) and ctx.bit_width(inst.words[1]) == 32):
+        ctx.error("memory.generic-pointer", SEC,
+                  "GenericPtrMemSemantics: expected Result Type to be a 32-bit integer", inst)
+
+
+_CHECKS = {
+    op.Select: _logical_pointer_select,
+    op.Phi: _logical_pointer_select,
+    op.GenericPtrMemSemantics: _generic_ptr_mem_semantics,
+    op.Variable: _variable,
+    op.Load: _load,
+    op.Store: _store,
+    op.CopyMemory: _copy_memory,
+    op.CopyMemorySized: _copy_memory,
+    op.ArrayLength: _array_length,
+}
+for _c in _CHAINS:
+    _CHECKS[_c] = _access_chain

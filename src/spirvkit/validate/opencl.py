@@ -1,0 +1,340 @@
+"""OpenCL environment rules (digest-opencl-env.md §2): execution, addressing and memory models,
+OpExtension names old vs new, extended instruction sets, images, kernel signatures, built-in
+variables, atomic and barrier scopes and orders per OpenCL version, group instruction scopes.
+(Capability tables per version/profile are in ``capabilities``; integer signedness is K1 in
+``types``; recursion in ``function``; atomic storage classes in ``atomics_barriers``.)"""
+
+from __future__ import annotations
+
+from . import opcodes as op
+from .atomics_barriers import (ACQ_REL, ACQUIRE, ATOMICS, ORDER_BITS, RELEASE, SCOPED_OPCODES, SEQ_CST, eval_int32,
+                               scope_operands)
+
+SC, D, S = op.SC, op.DEC, op.SCOPE
+_KNOWN_SETS = ("OpenCL.std", "OpenCL.DebugInfo.100")
+_KERNEL_PARAM_TYPES = frozenset({op.TypeInt, op.TypeFloat, op.TypeStruct, op.TypeVector, op.TypePointer,
+                                 op.TypeSampler, op.TypeImage, op.TypePipe, op.TypeQueue, op.TypeEvent,
+                                 op.TypeArray})
+_KERNEL_POINTER_CLASSES = frozenset({SC.CrossWorkgroup, SC.Workgroup, SC.UniformConstant, SC.Function, SC.Generic})
+_ALLOWED_IMAGE_SHAPES = {("1D", 0, 0), ("1D", 0, 1), ("2D", 0, 0), ("2D", 1, 0), ("2D", 0, 1), ("2D", 1, 1),
+                         ("3D", 0, 0), ("Buffer", 0, 0)}
+_GROUP_ASYNC = frozenset({op.GroupAsyncCopy, op.GroupWaitEvents})
+_GROUP_CLASSES = frozenset({"Group", "Non-Uniform"})
+# OpenCL C builtin -> (components, size_t-typed) (digest §5 table).
+_BUILTIN_SHAPES = {"WorkDim": (1, False), "GlobalSize": (3, True), "GlobalInvocationId": (3, True),
+                   "WorkgroupSize": (3, True), "EnqueuedWorkgroupSize": (3, True), "LocalInvocationId": (3, True),
+                   "NumWorkgroups": (3, True), "WorkgroupId": (3, True), "GlobalOffset": (3, True),
+                   "GlobalLinearId": (1, True), "LocalInvocationIndex": (1, True), "SubgroupSize": (1, False),
+                   "SubgroupMaxSize": (1, False), "NumSubgroups": (1, False), "NumEnqueuedSubgroups": (1, False),
+                   "SubgroupId": (1, False), "SubgroupLocalInvocationId": (1, False)}
+
+
+def check(ctx) -> None:
+    if not ctx.env.is_opencl:
+        return
+    _models(ctx)
+    _extensions(ctx)
+    for inst in ctx.insts:
+        if inst.opcode == op.TypeImage:
+            _image_type(ctx, inst)
+        elif inst.opcode == op.ImageWrite:
+            _image_write(ctx, inst)
+        elif inst.opcode in (op.ImageRead, op.ImageSampleExplicitLod, op.ImageFetch):
+            _const_offset(ctx, inst)
+        elif inst.opcode == op.EntryPoint:
+            _kernel_signature(ctx, inst)
+        elif inst.opcode == op.Variable:
+            _variable(ctx, inst)
+    _scopes(ctx)
+
+
+def _models(ctx) -> None:
+    for inst in ctx.insts:
+        if inst.opcode == op.EntryPoint and op.EXEC_MODEL.name(inst.words[1]) != "Kernel":
+            ctx.error("opencl.execution-model", "OpenCL env 2.1",
+                      "In the OpenCL environment, the Execution Model of an OpEntryPoint must be Kernel.", inst)
+            return
+    mm = next((i for i in ctx.insts if i.opcode == op.MemoryModel), None)
+    if mm is None:
+        return
+    addressing = op.ADDRESSING.name(mm.words[1])
+    bits = ctx.options.address_bits if ctx.env.api_version == (3, 0) else None
+    allowed = {32: ("Physical32",), 64: ("Physical64",)}.get(bits, ("Physical32", "Physical64"))
+    if addressing not in allowed:
+        ctx.error("opencl.addressing-model", "OpenCL env 2.2",
+                  f"Addressing model must be {' or '.join(allowed)} in the OpenCL environment.", mm)
+    elif op.MEMORY_MODEL.name(mm.words[2]) != "OpenCL":
+        ctx.error("opencl.memory-model", "OpenCL env 2.3", "Memory model must be OpenCL in the OpenCL environment.",
+                  mm)
+
+
+def _extensions(ctx) -> None:
+    new_doc = ctx.env.api_version == (3, 0)
+    for inst in ctx.insts:
+        if inst.opcode == op.Extension:
+            name = inst.value(0)
+            if new_doc and name.startswith(("cl_", "cles_")):
+                ctx.error("opencl.extension-name", "OpenCL env 2.8",
+                          f"OpExtension \"{name}\": OpenCL 3.0 modules name SPIR-V extensions (SPV_*) only; OpenCL "
+                          f"extensions are never declared with OpExtension", inst)
+                return
+        elif inst.opcode == op.ExtInstImport:
+            name = inst.value(1)
+            if name not in _KNOWN_SETS and not name.startswith("NonSemantic."):
+                ctx.error("opencl.ext-inst-set", "OpenCL env 2.7",
+                          f"OpExtInstImport \"{name}\": the OpenCL environment supports only the OpenCL.std (and "
+                          f"OpenCL.DebugInfo.100) extended instruction sets", inst)
+                return
+
+
+def _image_type(ctx, inst) -> None:
+    w = inst.words
+    sampled_type, dim, depth, arrayed, ms, sampled, fmt = w[2], w[3], w[4], w[5], w[6], w[7], w[8]
+    dim_name = op.DIM.name(dim)
+
+    def fail(message, rule="opencl.image-type", section="OpenCL env 2.11"):
+        ctx.error(rule, section, message, inst)
+
+    if ctx.type_opcode(sampled_type) != op.TypeVoid:
+        fail("Sampled Type must be OpTypeVoid in the OpenCL environment.")
+    elif sampled != 0:
+        fail("Sampled must be 0 in the OpenCL environment.", section="OpenCL env 2.12")
+    elif ms != 0:
+        fail("MS must be 0 in the OpenCL environment.", section="OpenCL env 2.13")
+    elif arrayed and dim_name not in ("1D", "2D"):
+        fail("In the OpenCL environment, Arrayed may only be set to 1 when Dim is either 1D or 2D.",
+             section="OpenCL env 2.14")
+    elif fmt != 0:
+        fail("Format must be Unknown in the OpenCL environment.", section="OpenCL env 2.15")
+    elif len(w) < 10:
+        fail("In the OpenCL environment, the optional Access Qualifier must be present.", section="OpenCL env 2.16")
+    elif (dim_name, depth, arrayed) not in _ALLOWED_IMAGE_SHAPES:
+        fail(f"Image type (Dim {dim_name}, Depth {depth}, Arrayed {arrayed}) is not allowed in the OpenCL "
+             f"environment.", section="OpenCL env 2.17")
+
+
+def _image_write(ctx, inst) -> None:
+    image_type = ctx.type_inst(ctx.type_of(inst.words[1]))
+    if image_type is not None and image_type.opcode == op.TypeImage and op.DIM.name(image_type.words[3]) == "3D" \
+            and "cl_khr_3d_image_writes" not in ctx.options.extensions:
+        ctx.error("opencl.image-write-3d", "OpenCL env 2.20",
+                  "OpImageWrite to a 3D image needs the cl_khr_3d_image_writes extension "
+                  "(ValidatorOptions.extensions)", inst)
+        return
+    if len(inst.words) > 4:
+        mask = inst.words[4]
+        mipmap = "cl_khr_mipmap_image_writes" in ctx.options.extensions
+        if mask & ~(0x2 if mipmap else 0):  # only Lod (0x2), and only with cl_khr_mipmap_image_writes
+            ctx.error("opencl.image-write-operands", "OpenCL env 2.18",
+                      "In the OpenCL environment, OpImageWrite takes no Image Operands except Lod (with "
+                      "cl_khr_mipmap_image_writes).", inst)
+
+
+def _const_offset(ctx, inst) -> None:
+    if inst.opcode == op.ImageFetch and ctx.env.api_version == (3, 0):
+        return  # NEW dropped OpImageFetch from the ban
+    ops = inst.operands
+    for i, o in enumerate(ops):
+        if o.kind == "ImageOperands" and inst.words[o.offset] & 0x8:  # ConstOffset
+            ctx.error("opencl.image-const-offset", "OpenCL env 2.19",
+                      f"{inst.opname}: ConstOffset image operand is not allowed in the OpenCL environment.", inst)
+            return
+
+
+def _kernel_signature(ctx, inst) -> None:
+    f = ctx.defs.get(inst.words[2])
+    if f is None or f.opcode != op.Function:
+        return
+    ftype = ctx.type_inst(f.words[4])
+    if ftype is None:
+        return
+    for p in ftype.words[3:]:
+        t = ctx.type_inst(p)
+        if t is None or t.opcode not in _KERNEL_PARAM_TYPES:
+            what = ctx.grammar.instruction(t.opcode).opname if t is not None else "?"
+            ctx.error("opencl.kernel-parameter", "OpenCL env 2.22",
+                      f"Kernel parameter type {ctx.name(p)} ({what}) is not allowed for an OpenCL kernel argument.",
+                      inst)
+            return
+        if t.opcode == op.TypeFloat and t.words[2] != 32 and not _float_param_ok(ctx, t.words[2]):
+            ctx.error("opencl.kernel-parameter", "OpenCL env 2.22",
+                      f"Kernel parameter type {ctx.name(p)} is a {t.words[2]}-bit float: OpenCL kernel float "
+                      f"arguments are 32-bit", inst)
+            return
+        if t.opcode == op.TypePointer and t.words[2] == SC.Function and not _byval(ctx, f, ftype.words[3:].index(p)):
+            ctx.error("opencl.kernel-parameter", "OpenCL env 2.22",
+                      f"Kernel pointer parameter {ctx.name(p)} has storage class Function; only a by-value "
+                      f"aggregate (FuncParamAttr ByVal) may be passed that way", inst)
+            return
+        if t.opcode == op.TypePointer and t.words[2] not in _KERNEL_POINTER_CLASSES:
+            ctx.error("opencl.kernel-parameter", "OpenCL env 2.22",
+                      f"Kernel pointer parameter {ctx.name(p)} has storage class {SC.name(t.words[2])}; OpenCL kernel "
+                      f"arguments point to CrossWorkgroup, Workgroup or UniformConstant memory.", inst)
+            return
+
+
+def _variable(ctx, inst) -> None:
+    vid = inst.words[2]
+    builtin = next((w[0] for d, w, _i in ctx.decorations_of(vid) if d == D.BuiltIn and w), None)
+    if builtin is None:
+        if ctx.env.api_version == (3, 0) and inst.words[3] == SC.CrossWorkgroup and \
+                not ctx.options.program_scope_global_variables:
+            ctx.error("opencl.program-scope-variable", "OpenCL env 3",
+                      "Program-scope CrossWorkgroup variables need a device with program scope global variables.",
+                      inst)
+        return
+    name = op.BUILTIN.name(builtin)
+    if inst.words[3] != SC.Input:
+        ctx.error("opencl.builtin-storage-class", "OpenCL env 2.23",
+                  f"BuiltIn {name} variable must be in the Input storage class in the OpenCL environment.", inst)
+        return
+    shape = _BUILTIN_SHAPES.get(name)
+    info = ctx.pointer_info(inst.words[1])
+    if shape is None or info is None:
+        return
+    count, size_t = shape
+    t = info[1]
+    width = 64 if ctx.addressing_model == op.ADDRESSING.Physical64 else 32
+    ok = ctx.is_int_scalar_or_vector(t) and ctx.dimension(t) == count and \
+        (count == 1) == ctx.is_int_scalar(t) and ctx.bit_width(t) == (width if size_t else 32)
+    if not ok:
+        what = ("size_t" if size_t else "uint") + (" vector of 3" if count == 3 else "")
+        ctx.error("opencl.builtin-type", "OpenCL env 2.23",
+                  f"BuiltIn {name} variable must be of type {what} (OpenCL env built-in variables table).", inst)
+
+
+# -- scopes and memory orders ------------------------------------------------------------------------
+
+def _order_name(value) -> str:
+    if value & SEQ_CST:
+        return "SequentiallyConsistent"
+    if value & (ACQUIRE | RELEASE | ACQ_REL):
+        return "AcquireRelease"
+    return "Relaxed"
+
+
+def _scopes(ctx) -> None:
+    api = ctx.env.api_version
+    o = ctx.options
+    subgroups = api in ((2, 1), (2, 2)) or (api == (3, 0) and o.subgroups) or "cl_khr_subgroups" in o.extensions \
+        or (api < (2, 1) and not o.strict_opencl_version_rules)  # cl_khr_subgroups may be there
+    for inst in ctx.insts:
+        if inst.opcode not in SCOPED_OPCODES:
+            continue
+        desc = inst.desc
+        if desc is None:
+            continue
+        is_atomic = inst.opcode in ATOMICS
+        is_barrier = inst.opcode in (op.ControlBarrier, op.MemoryBarrier)
+        is_group = desc.klass in _GROUP_CLASSES
+        for role, _index, value_id in scope_operands(ctx, inst):
+            _is_int, is_const, value = eval_int32(ctx, value_id)
+            if not is_const:
+                continue
+            if role == "exec":
+                _exec_scope(ctx, inst, value, is_group, subgroups)
+            elif role == "memory" and is_atomic:
+                _atomic_scope(ctx, inst, value, subgroups)
+            elif role == "memory" and is_barrier:
+                _fence_scope(ctx, inst, value, subgroups)
+            elif role in ("semantics", "equal", "unequal"):
+                _order(ctx, inst, value, is_atomic, is_barrier)
+
+
+def _fail(ctx, inst, rule, section, message) -> None:
+    ctx.error(rule, section, f"{inst.opname[2:]}: {message}", inst)
+
+
+def _exec_scope(ctx, inst, value, is_group, subgroups) -> None:
+    api = ctx.env.api_version
+    name = S.name(value)
+    if inst.opcode in _GROUP_ASYNC:
+        if value != S.Workgroup:
+            _fail(ctx, inst, "opencl.execution-scope", "OpenCL env 2.32",
+                  "execution scope must be Workgroup in the OpenCL environment")
+        return
+    allowed = {S.Workgroup} | ({S.Subgroup} if subgroups else set())
+    if is_group and api == (3, 0) and not ctx.options.work_group_collective_functions:
+        allowed.discard(S.Workgroup)
+    if value not in allowed:
+        _fail(ctx, inst, "opencl.execution-scope", "OpenCL env 2.33-2.35",
+              f"execution scope {name} is not allowed in the OpenCL %d.%d environment (Workgroup%s only)"
+              % (*api, " or Subgroup" if subgroups else ""))
+
+
+def _atomic_scope(ctx, inst, value, subgroups) -> None:
+    api = ctx.env.api_version
+    name = S.name(value)
+    if api == (1, 2):
+        if value != S.Device and ctx.options.strict_opencl_version_rules:
+            _fail(ctx, inst, "opencl.atomic-scope", "OpenCL env 2.27",
+                  f"atomic memory scope must be Device in the OpenCL 1.2 environment (found {name})")
+        return
+    allowed = {S.CrossDevice, S.Device, S.Workgroup} | ({S.Subgroup} if subgroups else set())
+    if api == (3, 0):
+        allowed = {getattr(S, n) for n in ctx.options.atomic_scopes if hasattr(S, n)} & (allowed | {S.Subgroup})
+        if not ctx.options.subgroups:
+            allowed.discard(S.Subgroup)
+    if value not in allowed:
+        _fail(ctx, inst, "opencl.atomic-scope", "OpenCL env 2.28",
+              f"atomic memory scope {name} is not allowed in the OpenCL %d.%d environment" % api)
+
+
+def _fence_scope(ctx, inst, value, subgroups) -> None:
+    api = ctx.env.api_version
+    name = S.name(value)
+    if api == (1, 2):
+        if value != S.Workgroup and ctx.options.strict_opencl_version_rules:
+            _fail(ctx, inst, "opencl.barrier-scope", "OpenCL env 2.29",
+                  f"barrier memory scope must be Workgroup in the OpenCL 1.2 environment (found {name})")
+        return
+    allowed = {S.CrossDevice, S.Device, S.Workgroup, S.Invocation} | ({S.Subgroup} if subgroups else set())
+    if api == (3, 0):
+        allowed = {getattr(S, n) for n in ctx.options.fence_scopes if hasattr(S, n)} & (allowed | {S.Subgroup})
+        if not ctx.options.subgroups:
+            allowed.discard(S.Subgroup)
+    if value not in allowed:
+        _fail(ctx, inst, "opencl.barrier-scope", "OpenCL env 2.30",
+              f"barrier memory scope {name} is not allowed in the OpenCL %d.%d environment" % api)
+
+
+def _order(ctx, inst, value, is_atomic, is_barrier) -> None:
+    api = ctx.env.api_version
+    order = _order_name(value & ORDER_BITS)
+    if api == (1, 2):
+        if not ctx.options.strict_opencl_version_rules:
+            return
+        if is_atomic and order != "Relaxed":
+            _fail(ctx, inst, "opencl.atomic-order", "OpenCL env 2.27",
+                  f"atomic memory order must be Relaxed in the OpenCL 1.2 environment (found {order})")
+        elif is_barrier and value != 0 and order != "SequentiallyConsistent":
+            _fail(ctx, inst, "opencl.barrier-order", "OpenCL env 2.29",
+                  f"barrier memory order must be SequentiallyConsistent in the OpenCL 1.2 environment (found {order})")
+        return
+    if api == (3, 0):
+        allowed = ctx.options.atomic_orders if is_atomic else ctx.options.fence_orders
+        if (is_atomic or is_barrier) and order not in allowed:
+            _fail(ctx, inst, "opencl.memory-order", "OpenCL env 2.28",
+                  f"memory order {order} is not supported by the device (options.atomic_orders/fence_orders)")
+
+
+def _float_param_ok(ctx, width) -> bool:
+    """OLD env docs: float kernel arguments are 32-bit; OpenCL 3.0 devices with fp16/fp64 take half
+    and double arguments too."""
+    if ctx.env.api_version != (3, 0):
+        return False
+    return (width == 16 and ctx.options.fp16) or (width == 64 and ctx.options.fp64)
+
+
+def _byval(ctx, function, index) -> bool:
+    # the function's parameters follow its OpFunction in order
+    start = ctx.insts.index(function)
+    params = []
+    for inst in ctx.insts[start + 1:]:
+        if inst.opcode != op.FunctionParameter:
+            break
+        params.append(inst)
+    if index >= len(params):
+        return False
+    byval = 2  # FunctionParameterAttribute ByVal
+    return any(d == D.FuncParamAttr and w and w[0] == byval for d, w, _i in ctx.decorations_of(params[index].words[2]))

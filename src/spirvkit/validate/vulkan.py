@@ -1,0 +1,448 @@
+"""Vulkan environment rules for compute (digest-vulkan-env.md §3, §3b): addressing model,
+storage classes, initializers, UniformConstant and buffer variables, opaque types, images,
+forbidden decorations, runtime arrays, entry points and workgroup size, built-in variables."""
+
+from __future__ import annotations
+
+from . import opcodes as op
+
+SC, D = op.SC, op.DEC
+_ALLOWED_CLASSES = {SC.UniformConstant, SC.Input, SC.Uniform, SC.Output, SC.Workgroup, SC.Private, SC.Function,
+                    SC.PushConstant, SC.Image, SC.StorageBuffer, SC.PhysicalStorageBuffer}
+for _n in ("CallableDataKHR", "IncomingCallableDataKHR", "RayPayloadKHR", "HitAttributeKHR",
+           "IncomingRayPayloadKHR", "ShaderRecordBufferKHR", "TaskPayloadWorkgroupEXT", "TileImageEXT",
+           "HitObjectAttributeNV", "NodePayloadAMDX", "TileAttachmentQCOM"):
+    if hasattr(SC, _n):
+        _ALLOWED_CLASSES.add(getattr(SC, _n))
+_OPAQUE = frozenset({op.TypeImage, op.TypeSampler, op.TypeSampledImage}
+                    | ({op.TypeAccelerationStructureKHR} if hasattr(op, "TypeAccelerationStructureKHR") else set()))
+_COMPUTE_MODELS = {"GLCompute", "TaskNV", "MeshNV", "TaskEXT", "MeshEXT"}
+# Compute built-ins and their types: (components, 32-bit int).
+_COMPUTE_BUILTINS = {"NumWorkgroups": 3, "WorkgroupId": 3, "LocalInvocationId": 3, "GlobalInvocationId": 3,
+                     "LocalInvocationIndex": 1, "WorkgroupSize": 3, "SubgroupSize": 1, "NumSubgroups": 1,
+                     "SubgroupId": 1, "SubgroupLocalInvocationId": 1}
+
+
+def check(ctx) -> None:
+    if not ctx.env.is_vulkan:
+        return
+    _addressing(ctx)
+    for inst in ctx.insts:
+        if inst.opcode == op.TypePointer and inst.words[2] not in _ALLOWED_CLASSES:
+            ctx.error("vulkan.storage-class", "Vulkan env 3.10",
+                      f"In Vulkan, storage class {SC.name(inst.words[2])} is not allowed", inst)
+            return
+        if inst.opcode == op.Variable:
+            _variable(ctx, inst)
+        elif inst.opcode == op.TypeStruct:
+            _struct(ctx, inst)
+        elif inst.opcode == op.TypeImage:
+            _image(ctx, inst)
+        elif inst.opcode in (op.Decorate, op.MemberDecorate):
+            _decoration(ctx, inst)
+        elif inst.opcode == op.Store:
+            _store(ctx, inst)
+        elif inst.opcode in _BIT_BASE_OPS:
+            _bit_width_32(ctx, inst)
+        elif inst.opcode == op.ImageQuerySizeLod or inst.opcode == op.ImageQueryLevels:
+            _query_sampled(ctx, inst)
+        elif inst.opcode == op.ImageTexelPointer:
+            _texel_pointer_format(ctx, inst)
+        if inst.opcode in _IMAGE_OPERAND_USERS:
+            _image_operands(ctx, inst)
+    _workgroup_size(ctx)
+    _duplicate_builtin_inputs(ctx)
+    _compute_output(ctx)
+    _spec_array_rule(ctx)
+    _workgroup_storage(ctx)
+    _push_constants(ctx)
+
+
+def _addressing(ctx) -> None:
+    if ctx.addressing_model not in (op.ADDRESSING.Logical, op.ADDRESSING.PhysicalStorageBuffer64):
+        inst = next(i for i in ctx.insts if i.opcode == op.MemoryModel)
+        ctx.error("vulkan.addressing-model", "Vulkan env 3.3",
+                  "Addressing model must be Logical or PhysicalStorageBuffer64 in the Vulkan environment.", inst)
+
+
+def _pointee_strip_arrays(ctx, t):
+    ti = ctx.type_inst(t)
+    while ti is not None and ti.opcode in (op.TypeArray, op.TypeRuntimeArray):
+        ti = ctx.type_inst(ti.words[2])
+    return ti
+
+
+def _variable(ctx, inst) -> None:
+    info = ctx.pointer_info(inst.words[1])
+    if info is None:
+        return
+    sc, pointee = info
+    vid = inst.words[2]
+    if len(inst.words) > 4:
+        ok = sc in (SC.Output, SC.Private, SC.Function)
+        if sc == SC.Workgroup and ctx.env.api_version >= (1, 3) and ctx.def_opcode(inst.words[4]) == op.ConstantNull:
+            ok = True
+        if not ok:
+            ctx.error("vulkan.initializer", "Vulkan env 3.18",
+                      f"OpVariable, <id> {ctx.name(vid)}, has a disallowed initializer & storage class combination.\n"
+                      f"From Vulkan spec:\nVariable declarations that include initializers must have one of the "
+                      f"following storage classes: Output, Private, Function or Workgroup", inst)
+            return
+    base = _pointee_strip_arrays(ctx, pointee)
+    if sc == SC.UniformConstant:
+        if base is None or base.opcode not in _OPAQUE:
+            ctx.error("vulkan.uniform-constant", "Vulkan env 3.19",
+                      "Variables identified with the UniformConstant storage class are used only as handles to refer "
+                      "to opaque resources. Such variables must be typed as OpTypeImage, OpTypeSampler, "
+                      "OpTypeSampledImage, OpTypeAccelerationStructureKHR, or an array of one of these types.", inst)
+            return
+    if sc in (SC.Uniform, SC.StorageBuffer, SC.PushConstant):
+        if base is None or base.opcode != op.TypeStruct:
+            ctx.error("vulkan.buffer-variable", "Vulkan env 3b",
+                      f"{SC.name(sc)} OpVariable <id> {ctx.name(vid)} has illegal type.\nFrom Vulkan spec:\n"
+                      f"Variables identified with the {SC.name(sc)} storage class are used to access transparent "
+                      f"buffer backed resources. Such variables must be typed as OpTypeStruct, or an array of this "
+                      f"type", inst)
+            return
+        sid = base.words[1]
+        block = ctx.has_decoration(sid, D.Block)
+        buffer_block = ctx.has_decoration(sid, D.BufferBlock)
+        if sc == SC.Uniform and not (block or buffer_block):
+            ctx.error("vulkan.buffer-block", "Vulkan env 3b",
+                      f"Uniform id '{vid}' is missing Block or BufferBlock decoration.", inst)
+            return
+        if sc in (SC.StorageBuffer, SC.PushConstant) and not block:
+            ctx.error("vulkan.buffer-block", "Vulkan env 3b",
+                      f"{SC.name(sc)} id '{vid}' is missing Block decoration.", inst)
+            return
+    if sc in (SC.UniformConstant, SC.Uniform, SC.StorageBuffer):
+        for dec in (D.DescriptorSet, D.Binding):
+            if not ctx.has_decoration(vid, dec):
+                ctx.error("vulkan.descriptor-set-binding", "Vulkan env 3.38",
+                          f"{SC.name(sc)} id '{vid}' is missing {D.name(dec)} decoration.", inst)
+                return
+    if ctx.type_opcode(pointee) == op.TypeRuntimeArray and sc not in (SC.StorageBuffer, SC.Uniform,
+                                                                      SC.UniformConstant):
+        ctx.error("vulkan.runtime-array", "Vulkan env 3.39",
+                  f"OpVariable, <id> {ctx.name(vid)}, is attempting to create memory for an illegal type, "
+                  f"OpTypeRuntimeArray.", inst)
+
+
+def _struct(ctx, inst) -> None:
+    sid = inst.words[1]
+    members = inst.words[2:]
+    for m in members:
+        if ctx.type_opcode(m) in _OPAQUE or (ctx.type_opcode(m) in (op.TypeArray, op.TypeRuntimeArray)
+                                             and _pointee_strip_arrays(ctx, m) is not None
+                                             and _pointee_strip_arrays(ctx, m).opcode in _OPAQUE):
+            ctx.error("vulkan.opaque-in-struct", "Vulkan env 3.20",
+                      "In Vulkan, OpTypeStruct must not contain an opaque type.", inst)
+            return
+    if any(ctx.type_opcode(m) == op.TypeRuntimeArray for m in members):
+        if not (ctx.has_decoration(sid, D.Block) or ctx.has_decoration(sid, D.BufferBlock)):
+            ctx.error("vulkan.runtime-array", "Vulkan env 3.39",
+                      "Vulkan, OpTypeStruct containing an OpTypeRuntimeArray must be decorated with Block or "
+                      "BufferBlock.", inst)
+
+
+def _format_kind(name: str) -> str | None:
+    """The Sampled Type a Vulkan image format needs (Vulkan env 5): 'int', 'uint' or 'float'."""
+    if name == "Unknown":
+        return None
+    if name.endswith("ui"):
+        return "uint"
+    if name.endswith("i"):
+        return "int"
+    return "float"
+
+
+def _image(ctx, inst) -> None:
+    sampled_type, sampled = inst.words[2], inst.words[7]
+    kind = _format_kind(ctx.enum_name("ImageFormat", inst.words[8]))
+    st = ctx.type_inst(sampled_type)
+    if kind is not None and st is not None:
+        ok = (st.opcode == op.TypeFloat) if kind == "float" else (st.opcode == op.TypeInt)
+        if not ok:
+            ctx.error("vulkan.image-format", "Vulkan env 3.24",
+                      f"The Sampled Type of image {ctx.name(inst.words[1])} must be a {'float' if kind == 'float' else 'int'} "
+                      f"type to match Image Format {ctx.enum_name('ImageFormat', inst.words[8])}", inst)
+            return
+    t = ctx.type_inst(sampled_type)
+    width_ok = t is not None and ((t.opcode == op.TypeFloat and t.words[2] == 32)
+                                  or (t.opcode == op.TypeInt and t.words[2] in (32, 64)))
+    if not width_ok:
+        ctx.error("vulkan.image-sampled-type", "Vulkan env 3.22",
+                  "Expected Sampled Type to be a 32-bit int, 64-bit int or 32-bit float scalar type for Vulkan "
+                  "environment", inst)
+    elif sampled not in (1, 2):
+        ctx.error("vulkan.image-sampled", "Vulkan env 3.23", "Sampled must be 1 or 2 in the Vulkan environment.",
+                  inst)
+
+
+def _decoration(ctx, inst) -> None:
+    dec_word = 2 if inst.opcode == op.Decorate else 3
+    dec = inst.words[dec_word]
+    if dec in (D.GLSLShared, D.GLSLPacked):
+        ctx.error("vulkan.glsl-shared-packed", "Vulkan env 3.33",
+                  f"{D.name(dec)} decoration is not allowed in the Vulkan environment", inst)
+    elif dec == D.FPRoundingMode and inst.words[dec_word + 1] not in (0, 1):
+        ctx.error("vulkan.fp-rounding-mode", "Vulkan env 3.36",
+                  "In Vulkan, the FPRoundingMode mode must only by RTE or RTZ.", inst)
+    elif dec == D.BuiltIn and inst.opcode == op.Decorate:
+        _builtin(ctx, inst, op.BUILTIN.name(inst.words[3]))
+    elif dec in (D.Flat, D.NoPerspective, D.Centroid, D.Sample, D.Invariant) and inst.opcode == op.Decorate:
+        target = ctx.defs.get(inst.words[1])
+        info = ctx.pointer_info(target.type_id) if target is not None and target.opcode == op.Variable else None
+        if info is not None and info[0] not in (SC.Input, SC.Output):
+            ctx.error("vulkan.decoration" if dec == D.Invariant else "decorations.interpolation",
+                      "Vulkan env 3.34" if dec != D.Invariant else "Vulkan env 3.37",
+                      f"Vulkan spec allows {D.name(dec)} only on variables in the Input or Output storage class", inst)
+    elif dec in (D.DescriptorSet, D.Binding) and inst.opcode == op.Decorate:
+        target = ctx.defs.get(inst.words[1])
+        info = ctx.pointer_info(target.type_id) if target is not None and target.opcode == op.Variable else None
+        if info is not None and info[0] not in (SC.StorageBuffer, SC.Uniform, SC.UniformConstant):
+            ctx.error("vulkan.descriptor-set-binding", "Vulkan env 3.38",
+                      f"{D.name(dec)} decoration on target <id> {ctx.name(inst.words[1])} must be in the StorageBuffer, "
+                      f"Uniform, or UniformConstant storage class", inst)
+
+
+def _builtin(ctx, inst, name) -> None:
+    expected = _COMPUTE_BUILTINS.get(name)
+    if expected is None:
+        return
+    target = ctx.defs.get(inst.words[1])
+    if target is None:
+        return
+    if target.opcode == op.Variable:
+        info = ctx.pointer_info(target.words[1])
+        if info is None:
+            return
+        if name != "WorkgroupSize" and info[0] != SC.Input:
+            ctx.error("vulkan.builtin", "Vulkan env 3.32",
+                      f"Vulkan spec allows BuiltIn {name} to be only used for variables with Input storage class.",
+                      inst)
+            return
+        t = info[1]
+    else:
+        t = target.type_id
+    ok = ctx.is_int_scalar_or_vector(t) and ctx.bit_width(t) == 32 and ctx.dimension(t) == expected
+    if expected == 1:
+        ok = ok and ctx.is_int_scalar(t)
+    if not ok:
+        shape = "3-component 32-bit int vector" if expected == 3 else "int scalar"
+        ctx.error("vulkan.builtin", "Vulkan env 3.32",
+                  f"According to the Vulkan spec BuiltIn {name} variable needs to be a {shape}.", inst)
+
+
+def _store(ctx, inst) -> None:
+    info = ctx.pointer_info(ctx.type_of(inst.words[1]))
+    if info is None:
+        return
+    sc, pointee = info
+    base = _pointee_strip_arrays(ctx, ctx.type_of(inst.words[2]))
+    if base is not None and base.opcode in _OPAQUE:
+        ctx.error("vulkan.opaque-store", "Vulkan env 3.21",
+                  "In the Vulkan environment, image, sampler and sampled image objects (and arrays of them) cannot "
+                  "be stored", inst)
+        return
+    if sc != SC.Uniform:
+        return
+    root = _root_variable(ctx, inst.words[1])
+    if root is None:
+        return
+    vinfo = ctx.pointer_info(root.words[1])
+    base = _pointee_strip_arrays(ctx, vinfo[1]) if vinfo else None
+    if base is not None and base.opcode == op.TypeStruct and ctx.has_decoration(base.words[1], D.Block):
+        ctx.error("vulkan.uniform-block-store", "Vulkan env 3b",
+                  "In the Vulkan environment, cannot store to Uniform Blocks", inst)
+
+
+def _root_variable(ctx, pid):
+    for _ in range(64):
+        d = ctx.defs.get(pid)
+        if d is None:
+            return None
+        if d.opcode == op.Variable:
+            return d
+        if d.opcode in (op.AccessChain, op.InBoundsAccessChain, op.PtrAccessChain, op.InBoundsPtrAccessChain,
+                        op.CopyObject):
+            pid = d.words[3]
+        else:
+            return None
+    return None
+
+
+def _workgroup_size(ctx) -> None:
+    has_builtin = any(inst.opcode == op.Decorate and inst.words[2] == D.BuiltIn
+                      and inst.words[3] == op.BUILTIN.WorkgroupSize for inst in ctx.insts)
+    sized = {inst.words[1] for inst in ctx.insts
+             if inst.opcode in (op.ExecutionMode, op.ExecutionModeId)
+             and op.EXEC_MODE.name(inst.words[2]) in ("LocalSize", "LocalSizeId")}
+    for inst in ctx.insts:
+        if inst.opcode == op.EntryPoint and op.EXEC_MODEL.name(inst.words[1]) == "GLCompute":
+            if inst.words[2] not in sized and not has_builtin:
+                ctx.error("vulkan.workgroup-size", "Vulkan env 3.44",
+                          "In the Vulkan environment, GLCompute execution model entry points require either the "
+                          "LocalSize or LocalSizeId execution mode or an object decorated with WorkgroupSize must be "
+                          "specified.", inst)
+                return
+
+
+def _workgroup_storage(ctx) -> None:
+    from .function import execution_models_by_function
+
+    models = execution_models_by_function(ctx)
+    workgroup_vars = {i.words[2] for i in ctx.insts if i.opcode == op.Variable and i.words[3] == SC.Workgroup}
+    if not workgroup_vars:
+        return
+    for func in ctx.functions:
+        fmodels = models.get(func.id, set())
+        if not fmodels or fmodels <= _COMPUTE_MODELS:
+            continue
+        for b in func.blocks:
+            for inst in b.instructions:
+                if any(v in workgroup_vars for v in inst.id_operands()):
+                    ctx.error("vulkan.workgroup-storage", "Vulkan env 3.11",
+                              "Workgroup Storage Class is limited to MeshNV, TaskNV, and GLCompute execution model",
+                              inst)
+                    return
+
+
+def _push_constants(ctx) -> None:
+    push = {i.words[2] for i in ctx.insts if i.opcode == op.Variable and i.words[3] == SC.PushConstant}
+    if len(push) < 2:
+        return
+    for inst in ctx.insts:
+        if inst.opcode != op.EntryPoint:
+            continue
+        interface = inst.words[inst.operands[2].offset + inst.operands[2].count:]
+        used = [v for v in interface if v in push]
+        if len(used) > 1:
+            ctx.error("vulkan.push-constant", "Vulkan env 3b",
+                      f"Entry point id '{inst.words[2]}' uses more than one PushConstant interface.", inst)
+            return
+
+
+def _duplicate_builtin_inputs(ctx) -> None:
+    for inst in ctx.insts:
+        if inst.opcode != op.EntryPoint:
+            continue
+        seen = set()
+        for v in inst.words[inst.operands[2].offset + inst.operands[2].count:]:
+            d = ctx.defs.get(v)
+            if d is None or d.opcode != op.Variable or d.words[3] != SC.Input:
+                continue
+            for dec, words, _i in ctx.decorations_of(v):
+                if dec == D.BuiltIn and words:
+                    if words[0] in seen:
+                        ctx.error("vulkan.builtin", "Vulkan env 3.32",
+                                  f"OpEntryPoint contains duplicate input variables with "
+                                  f"{op.BUILTIN.name(words[0])} builtin", inst)
+                        return
+                    seen.add(words[0])
+
+
+_BIT_BASE_OPS = frozenset({op.BitFieldInsert, op.BitFieldSExtract, op.BitFieldUExtract, op.BitReverse, op.BitCount})
+
+
+def _bit_width_32(ctx, inst) -> None:
+    if ctx.has_capability("BitInstructions"):
+        return
+    base = ctx.type_of(inst.words[3])
+    if ctx.bit_width(base) != 32:
+        ctx.error("vulkan.bit-width", "Vulkan env 3b",
+                  f"Expected 32-bit int type for Base operand: {inst.opname[2:]}", inst)
+
+
+def _image_type_of(ctx, value):
+    t = ctx.type_inst(ctx.type_of(value))
+    if t is not None and t.opcode == op.TypeSampledImage:
+        t = ctx.type_inst(t.words[2])
+    return t if t is not None and t.opcode == op.TypeImage else None
+
+
+def _query_sampled(ctx, inst) -> None:
+    t = _image_type_of(ctx, inst.words[3])
+    if t is not None and t.words[7] != 1:
+        ctx.error("vulkan.image-query", "Vulkan env 3.26",
+                  f"{inst.opname} must only consume an Image operand whose type has its Sampled operand set to 1",
+                  inst)
+
+
+def _texel_pointer_format(ctx, inst) -> None:
+    info = ctx.pointer_info(ctx.type_of(inst.words[3]))
+    t = ctx.type_inst(info[1]) if info else None
+    while t is not None and t.opcode in (op.TypeArray, op.TypeRuntimeArray):
+        t = ctx.type_inst(t.words[2])
+    if t is None or t.opcode != op.TypeImage:
+        return
+    fmt = ctx.enum_name("ImageFormat", t.words[8])
+    if fmt not in ("R32i", "R32ui", "R32f", "R64i", "R64ui"):
+        ctx.error("vulkan.image-texel-pointer", "Vulkan env 3.25",
+                  "Expected the Image Format in Image to be R64i, R64ui, R32f, R32i, or R32ui for Vulkan environment",
+                  inst)
+
+
+def _compute_output(ctx) -> None:
+    outputs = {i.words[2] for i in ctx.insts if i.opcode == op.Variable and i.words[3] == SC.Output}
+    if not outputs:
+        return
+    for inst in ctx.insts:
+        if inst.opcode == op.EntryPoint and op.EXEC_MODEL.name(inst.words[1]) == "GLCompute":
+            interface = inst.words[inst.operands[2].offset + inst.operands[2].count:]
+            if any(v in outputs for v in interface):
+                ctx.error("vulkan.storage-class", "Vulkan env 3b",
+                          "GLCompute entry points must not use the Output storage class", inst)
+                return
+
+
+def _spec_array_rule(ctx) -> None:
+    """Vulkan env 3.40: an array sized by a specialization constant is a variable's type only at
+    the top level, unless the variable is in Function, Private or Workgroup storage."""
+    for inst in ctx.insts:
+        if inst.opcode != op.Variable or inst.words[3] in (SC.Function, SC.Private, SC.Workgroup):
+            continue
+        info = ctx.pointer_info(inst.words[1])
+        if info is None or info[1] is None:
+            continue
+        stack = [(info[1], 0)]
+        seen = set()
+        while stack:
+            t, depth = stack.pop()
+            ti = ctx.type_inst(t)
+            if ti is None or t in seen:
+                continue
+            seen.add(t)
+            if ti.opcode == op.TypeArray:
+                if depth > 0 and ctx.def_opcode(ti.words[3]) in op.SPEC_CONSTANT_OPCODES:
+                    ctx.error("vulkan.spec-constant-array", "Vulkan env 3.40",
+                              f"Variable {ctx.name(inst.words[2])} in {SC.name(inst.words[3])} storage contains an "
+                              f"array sized by a specialization constant below its top-level type", inst)
+                    return
+                stack.append((ti.words[2], depth + 1))
+            elif ti.opcode in (op.TypeRuntimeArray, op.TypeVector, op.TypeMatrix):
+                stack.append((ti.words[2], depth + 1))
+            elif ti.opcode == op.TypeStruct:
+                stack.extend((m, depth + 1) for m in ti.words[2:])
+
+
+_IMAGE_OPERAND_USERS = frozenset(d.opcode for d in op._g.instructions.values()
+                                 if any(o.kind == "ImageOperands" for o in d.operands))
+_GATHERS = frozenset(getattr(op, n) for n in ("ImageGather", "ImageDrefGather", "ImageSparseGather",
+                                             "ImageSparseDrefGather"))
+_OFFSET, _CONST_OFFSET, _CONST_OFFSETS = 0x10, 0x8, 0x20
+
+
+def _image_operands(ctx, inst) -> None:
+    """Vulkan env 3.29-3.31: at most one of Offset/ConstOffset/ConstOffsets; Offset only on
+    gathers; a gather's Component is a constant."""
+    mask = next((inst.words[o.offset] for o in inst.operands if o.kind == "ImageOperands"), 0)
+    if bin(mask & (_OFFSET | _CONST_OFFSET | _CONST_OFFSETS)).count("1") > 1:
+        ctx.error("vulkan.image-operands", "Vulkan env 3.29",
+                  "Image Operands Offset, ConstOffset, ConstOffsets cannot be used together", inst)
+    elif mask & _OFFSET and inst.opcode not in _GATHERS:
+        ctx.error("vulkan.image-operands", "Vulkan env 3.30",
+                  "Image Operand Offset can only be used with OpImage*Gather operations", inst)
+    elif inst.opcode in (op.ImageGather, op.ImageSparseGather) and not ctx.is_constant_instruction(inst.words[5]):
+        ctx.error("vulkan.image-operands", "Vulkan env 3.31",
+                  f"{inst.opname}: Component Operand must be a constant", inst)

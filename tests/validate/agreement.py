@@ -1,0 +1,313 @@
+"""Verdict agreement between spirvkit's validator and spirv-val (SPIRV-Tools 2025.5) on the
+seeded mutants of ``mutations.py``, and the list of every disagreement.
+
+    .venv/bin/python tests/validate/agreement.py                 # the CI sample (600 mutants)
+    .venv/bin/python tests/validate/agreement.py --all           # every mutant (about 8,600)
+    .venv/bin/python tests/validate/agreement.py --all --write docs/validator-differences.md
+
+It prints the agreement figure and one line per disagreement (mutant id, env, spirv-val's
+message, spirvkit's diagnostics). ``--write`` also writes a markdown skeleton grouped by rule,
+with a place under each group for the spec text that decides it; the lead fills those in.
+
+spirv-val's verdicts come from the committed cache (``tests/data/invalid/mutant_verdicts.json``,
+refreshed by ``mutations.py --refresh-verdicts``); spirv-val runs live only for mutants the cache
+does not know and to fetch its message for a disagreement. ``--validator`` swaps spirvkit for a
+stand-in (``spirv-val`` itself, or ``always-valid``) to check the harness's own plumbing.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import mutations  # noqa: E402
+from mutations import ROOT, Mutant, load_verdicts  # noqa: E402
+
+CI_SAMPLE = 600
+THRESHOLD = 0.98
+
+
+# -- spirv-val, live ------------------------------------------------------------------------------
+
+
+class SpirvVal:
+    """spirv-val started once per question, on a scratch file (about 5 ms a run)."""
+
+    def __init__(self):
+        from peers import spirv_tool
+
+        self.path = spirv_tool("spirv-val")
+        self._dir = tempfile.TemporaryDirectory(prefix="spirvkit-agreement-")
+        self._file = Path(self._dir.name) / "m.spv"
+
+    def run(self, data: bytes, env: str, flags: list[str] | None = None) -> tuple[bool, str]:
+        """(valid, first error message or '')."""
+        self._file.write_bytes(data)
+        result = subprocess.run([self.path, "--target-env", env, *(flags or []), str(self._file)],
+                                capture_output=True, timeout=60)
+        text = (result.stderr + result.stdout).decode("utf-8", "replace")
+        message = ""
+        for line in text.splitlines():
+            if line.startswith("error:"):
+                message = line.replace(str(self._file), "<module>")
+                break
+        if result.returncode and not message:
+            message = text.strip().splitlines()[0] if text.strip() else f"exit status {result.returncode}"
+        return result.returncode == 0, message
+
+
+# -- validators under test -------------------------------------------------------------------------
+
+
+@dataclass
+class StandInDiagnostic:
+    """What a stand-in validator reports: the fields of spirvkit's Diagnostic that we read."""
+
+    rule: str
+    message: str
+    section: str = ""
+    word_offset: int | None = None
+    instruction: object = None
+
+
+def spirvkit_validator():
+    """spirvkit.validate, or ImportError when the validator is not built yet."""
+    from spirvkit.validate import validate
+
+    def run(data: bytes, env: str):
+        return validate(data, env, max_errors=1)
+
+    run.name = "spirvkit"
+    return run
+
+
+def spirv_val_standin():
+    """spirv-val behind the validate() interface: 100% agreement by construction."""
+    val = SpirvVal()
+
+    def run(data: bytes, env: str):
+        ok, message = val.run(data, env)
+        return [] if ok else [StandInDiagnostic("spirv-val", message)]
+
+    run.name = "spirv-val stand-in"
+    return run
+
+
+def always_valid_standin():
+    """A validator that accepts everything: agreement = the share of mutants spirv-val accepts."""
+
+    def run(data: bytes, env: str):
+        return []
+
+    run.name = "always-valid stand-in"
+    return run
+
+
+VALIDATORS = {"spirvkit": spirvkit_validator, "spirv-val": spirv_val_standin, "always-valid": always_valid_standin}
+
+
+# -- comparing -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    mutant: Mutant
+    reference_valid: bool
+    ours_valid: bool
+    diagnostics: list = field(default_factory=list)
+    crash: str | None = None       # a traceback: the validator raised instead of reporting
+    seconds: float = 0.0
+    reference_message: str = ""    # filled in for disagreements
+
+    @property
+    def agrees(self) -> bool:
+        return self.crash is None and self.ours_valid == self.reference_valid
+
+
+def is_internal_error(diag) -> bool:
+    """A diagnostic that reports the validator's own exception (caught inside validate())."""
+    rule = getattr(diag, "rule", "") or ""
+    return rule.startswith("validator.") or "internal" in rule
+
+
+def reference_verdicts(mutants, live: SpirvVal | None = None) -> dict[str, bool]:
+    """spirv-val's verdict per mutant key: the cache, then live spirv-val for what it lacks."""
+    cached = load_verdicts().get("verdicts", {})
+    out = {}
+    for m in mutants:
+        if m.key in cached:
+            out[m.key] = bool(cached[m.key])
+        else:
+            live = live or SpirvVal()
+            out[m.key] = live.run(m.data, m.env)[0]
+    return out
+
+
+def compare(mutants, validator, reference: dict[str, bool] | None = None, *, messages: bool = False) -> list[Outcome]:
+    """Run ``validator(data, env)`` on every mutant and pair its verdict with spirv-val's. A
+    validator that raises is recorded as a crash (a disagreement), never propagated."""
+    reference = reference if reference is not None else reference_verdicts(mutants)
+    outcomes = []
+    for m in mutants:
+        start = time.perf_counter()
+        crash, diags = None, []
+        try:
+            diags = list(validator(m.data, m.env))
+        except Exception:  # noqa: BLE001 - the point is to record it
+            crash = traceback.format_exc(limit=6)
+        else:
+            internal = [d for d in diags if is_internal_error(d)]
+            if internal:
+                crash = "internal error: " + describe(internal[0])
+        outcomes.append(Outcome(m, reference[m.key], not diags and crash is None, diags, crash,
+                                time.perf_counter() - start))
+    if messages:
+        live = None
+        for o in outcomes:
+            if not o.agrees and not o.reference_valid:
+                live = live or SpirvVal()
+                o.reference_message = live.run(o.mutant.data, o.mutant.env)[1]
+    return outcomes
+
+
+def agreement(outcomes) -> float:
+    return sum(o.agrees for o in outcomes) / len(outcomes) if outcomes else 1.0
+
+
+def describe(diag) -> str:
+    rule = getattr(diag, "rule", "?")
+    section = getattr(diag, "section", "")
+    message = getattr(diag, "message", str(diag))
+    return f"[{rule}{' §' + section if section else ''}] {message}"
+
+
+def _normalise(message: str) -> str:
+    """spirv-val's message with ids, names and numbers taken out, to group alike messages."""
+    message = re.sub(r"^error: (<module>:)?(line )?\d*:? *", "", message)
+    message = re.sub(r"\[VUID[^]]*\] *", "", message)
+    message = re.sub(r"'[^']*'", "'…'", message)
+    message = re.sub(r"\d+", "N", message)
+    return " ".join(message.split()[:8])
+
+
+def group_key(o: Outcome) -> str:
+    if o.crash:
+        return "crash: validator raised"
+    if o.reference_valid:  # we reject what spirv-val accepts
+        return "spirvkit rejects, spirv-val accepts: " + (getattr(o.diagnostics[0], "rule", "?") if o.diagnostics else "?")
+    return "spirv-val rejects, spirvkit accepts: " + (_normalise(o.reference_message) or o.mutant.operator)
+
+
+def breakdown(outcomes, key) -> list[tuple[str, int, int]]:
+    """(group, agreeing, total) per value of key(outcome), e.g. per operator or per env."""
+    table: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for o in outcomes:
+        row = table[key(o)]
+        row[0] += o.agrees
+        row[1] += 1
+    return [(k, a, t) for k, (a, t) in sorted(table.items())]
+
+
+def disagreement_lines(outcomes) -> list[str]:
+    lines = []
+    for o in outcomes:
+        if o.agrees:
+            continue
+        ours = "; ".join(describe(d) for d in o.diagnostics[:3]) or ("CRASH " + o.crash.strip().splitlines()[-1] if o.crash else "valid")
+        theirs = "valid" if o.reference_valid else (o.reference_message or "invalid")
+        lines.append(f"{o.mutant.id}\t{o.mutant.env}\t{o.mutant.note}\n    spirv-val: {theirs}\n    spirvkit:  {ours}")
+    return lines
+
+
+def markdown(outcomes, validator_name: str, scope: str) -> str:
+    total, agreed = len(outcomes), sum(o.agrees for o in outcomes)
+    groups: dict[str, list[Outcome]] = defaultdict(list)
+    for o in outcomes:
+        if not o.agrees:
+            groups[group_key(o)].append(o)
+    out = [
+        "# Validator differences: spirvkit vs spirv-val (SPIRV-Tools 2025.5)",
+        "",
+        f"Generated by `.venv/bin/python tests/validate/agreement.py {scope} --write docs/validator-differences.md` "
+        "from the seeded mutants of `tests/validate/mutations.py`; the spec text under each group is added by hand.",
+        "",
+        f"**Agreement: {agreed}/{total} = {100 * agreed / max(total, 1):.2f}%** ({validator_name}); "
+        f"{total - agreed} disagreements in {len(groups)} groups.",
+        "",
+        "| operator | agreement |", "|---|---|",
+        *(f"| {k} | {a}/{t} = {100 * a / t:.1f}% |" for k, a, t in breakdown(outcomes, lambda o: o.mutant.operator)),
+        "",
+    ]
+    dropped = load_verdicts().get("dropped", {})
+    if dropped:
+        out += ["## Valid modules left out of an environment spirv-val accepts them in", "",
+                "spirvkit rejects these corpus modules in these envs for the environment's own rules only, "
+                "which spirv-val does not check, so no mutants are made in those envs.", "",
+                "Deciding spec text: _TODO_", "", "| module | env | spirvkit |", "|---|---|---|"]
+        for name in sorted(dropped):
+            for env, reason in sorted(dropped[name].items()):
+                out.append(f"| {name} | {env} | {reason.replace('|', chr(92) + '|')} |")
+        out.append("")
+    for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):
+        members = groups[key]
+        out += [f"## {key} ({len(members)})", "", "Deciding spec text: _TODO (quote the section that decides who is right)_", ""]
+        out += ["| mutant | env | change | spirv-val | spirvkit |", "|---|---|---|---|---|"]
+        for o in members:
+            ours = "<br>".join(describe(d) for d in o.diagnostics[:2]) or ("crash" if o.crash else "valid")
+            theirs = "valid" if o.reference_valid else (o.reference_message or "invalid")
+            cells = [o.mutant.id, o.mutant.env, o.mutant.note, theirs, ours]
+            out.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="spirvkit vs spirv-val verdict agreement on the seeded mutants")
+    parser.add_argument("--all", action="store_true", help="every mutant, not the CI sample")
+    parser.add_argument("--sample", type=int, default=CI_SAMPLE, help="sample size without --all (default %(default)s)")
+    parser.add_argument("--write", metavar="PATH", help="write the markdown skeleton of the differences")
+    parser.add_argument("--validator", choices=sorted(VALIDATORS), default="spirvkit")
+    args = parser.parse_args(argv)
+    try:
+        validator = VALIDATORS[args.validator]()
+    except ImportError as e:
+        print(f"cannot load the {args.validator} validator: {e}", file=sys.stderr)
+        return 2
+    mutants = mutations.all_mutants()
+    chosen = list(mutants) if args.all else mutations.sample(mutants, args.sample)
+    start = time.perf_counter()
+    outcomes = compare(chosen, validator, messages=True)
+    elapsed = time.perf_counter() - start
+    for line in disagreement_lines(outcomes):
+        print(line)
+    for label, key in (("operator", lambda o: o.mutant.operator), ("env", lambda o: o.mutant.env)):
+        print(f"by {label}: " + ", ".join(f"{k} {100 * a / t:.1f}% ({t})" for k, a, t in breakdown(outcomes, key)))
+    crashes = sum(o.crash is not None for o in outcomes)
+    rejected_valid = sum(1 for o in outcomes if not o.agrees and o.reference_valid)
+    accepted_invalid = sum(1 for o in outcomes if not o.agrees and not o.reference_valid and not o.crash)
+    print(f"\n{validator.name}: agreement {100 * agreement(outcomes):.2f}% on {len(outcomes)} mutants "
+          f"(threshold {100 * THRESHOLD:.0f}%); {rejected_valid} rejected that spirv-val accepts, "
+          f"{accepted_invalid} accepted that spirv-val rejects, {crashes} crashes; {elapsed:.1f} s")
+    if args.write:
+        path = Path(args.write)
+        if not path.is_absolute():
+            path = ROOT / path
+        scope = "--all" if args.all else f"--sample {args.sample}"
+        path.write_text(markdown(outcomes, validator.name, scope) + "\n")
+        print(f"wrote {path}")
+    return 0 if agreement(outcomes) >= THRESHOLD and not crashes else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

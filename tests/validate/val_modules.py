@@ -1,0 +1,105 @@
+"""Small module templates for the validator's rule tests: a Kernel (OpenCL) module and a
+GLCompute (Vulkan) module with slots for extra capabilities, annotations, types and body."""
+
+from __future__ import annotations
+
+KERNEL = """\
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+{caps}
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "main"
+{modes}
+{annotations}
+%void = OpTypeVoid
+%bool = OpTypeBool
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%float = OpTypeFloat 32
+%v4uint = OpTypeVector %uint 4
+%v4float = OpTypeVector %float 4
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%uint_2 = OpConstant %uint 2
+%float_1 = OpConstant %float 1
+%_ptr_CrossWorkgroup_uint = OpTypePointer CrossWorkgroup %uint
+%_ptr_Function_uint = OpTypePointer Function %uint
+%fnty = OpTypeFunction %void %_ptr_CrossWorkgroup_uint
+{types}
+%main = OpFunction %void None %fnty
+%buf = OpFunctionParameter %_ptr_CrossWorkgroup_uint
+%entry = OpLabel
+{body}
+OpReturn
+OpFunctionEnd
+{functions}
+"""
+
+SHADER = """\
+OpCapability Shader
+{caps}
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" {interface}
+OpExecutionMode %main LocalSize 1 1 1
+{annotations}
+%void = OpTypeVoid
+%bool = OpTypeBool
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%float = OpTypeFloat 32
+%v4float = OpTypeVector %float 4
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%uint_2 = OpConstant %uint 2
+%float_1 = OpConstant %float 1
+%fnty = OpTypeFunction %void
+{types}
+%main = OpFunction %void None %fnty
+%entry = OpLabel
+{body}
+OpReturn
+OpFunctionEnd
+{functions}
+"""
+
+
+def kernel(**slots) -> str:
+    return _fill(KERNEL, slots)
+
+
+def shader(**slots) -> str:
+    return _fill(SHADER, slots)
+
+
+def _fill(template: str, slots: dict) -> str:
+    keys = ("caps", "modes", "annotations", "types", "body", "functions", "interface")
+    return template.format(**{k: slots.get(k, "") for k in keys})
+
+
+def patch_word(binary: bytes, opname: str, word: int, value: int, nth: int = 0) -> bytes:
+    """Set word ``word`` of the ``nth`` instruction named ``opname`` (a way to build modules the
+    assembler refuses to write, such as ones using undefined ids)."""
+    from spirvkit import Module
+
+    module = Module.from_bytes(binary)
+    seen = 0
+    for inst in module.instructions:
+        if inst.opname == opname:
+            if seen == nth:
+                inst.words[word] = value
+                return module.to_bytes()
+            seen += 1
+    raise LookupError(f"no {opname} #{nth}")
+
+
+def offset_of(binary: bytes, opname: str, nth: int = 0) -> int:
+    from spirvkit import Module
+
+    seen = 0
+    for inst in Module.from_bytes(binary).instructions:
+        if inst.opname == opname:
+            if seen == nth:
+                return inst.offset
+            seen += 1
+    raise LookupError(f"no {opname} #{nth}")
