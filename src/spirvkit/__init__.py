@@ -18,6 +18,7 @@ from __future__ import annotations
 __version__ = "0.1.0"  # before the imports: the kernel cache keys on it
 
 from .api import ArgInfo, Kernel, LocalMemory, Program
+from .clc.compiler import compile_cl
 from .errors import (
     AssemblyError,
     BinaryError,
@@ -63,6 +64,7 @@ __all__ = [
     "ValidatorOptions",
     "__version__",
     "assemble",
+    "compile_cl",
     "disassemble",
     "load_grammar",
     "validate",

@@ -229,7 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=arg_forms.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("input", help="SPIR-V binary (.spv)")
+    p.add_argument("input", help="SPIR-V binary (.spv) or OpenCL C source (.cl, compiled on the fly)")
     p.add_argument("--kernel", "-k", help="kernel name (default: the module's only kernel)")
     p.add_argument("--global", dest="global_size", required=True, metavar="X[,Y[,Z]]", help="global size")
     p.add_argument("--local", dest="local_size", metavar="X[,Y[,Z]]", help="local size (default: runtime picks)")
@@ -240,10 +240,95 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the kernel after this long")
     p.add_argument("--version", action="version", version=f"spirvkit run {__version__}")
     p.set_defaults(func=_cmd_run)
+
+    # Listed for --help only: main() hands "cc" to _cmd_cc before argparse sees it.
+    sub.add_parser("cc", help="compile OpenCL C to SPIR-V (clang-style flags; spirvkit cc --help)",
+                   add_help=False)
     return parser
 
 
+CC_USAGE = """usage: spirvkit cc INPUT.cl [-o OUTPUT] [-S] [-cl-std=CL1.2|CL2.0|CL3.0] [-D NAME[=VAL]] [-I DIR]
+                   [-w] [-Werror] [--spirv-version 1.0..1.4] [-cl-fast-relaxed-math] [-cl-mad-enable]
+                   [-cl-denorms-are-zero] [-cl-opt-disable] [-g]
+
+Compile OpenCL C to SPIR-V (binary, or SPIRV-Tools assembly with -S). Output defaults to INPUT
+with .spv (.spvasm with -S); "-o -" writes to stdout. The numerics flags are accepted: they allow
+less precise results, and spirvkit's precise ones conform (see spirvkit.clc.compiler).
+"""
+
+
+def _cmd_cc(argv: list[str]) -> int:
+    """``spirvkit cc``: parsed by hand, since clang's single-dash long options (-cl-std=…)
+    do not fit argparse."""
+    from .clc.compiler import compile_cl
+    from .errors import CompileError
+
+    inputs, options, output, assembly = [], [], None, False
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-h", "--help"):
+            print(CC_USAGE)
+            return 0
+        if a == "-o":
+            if i + 1 >= len(argv):
+                print("spirvkit cc: error: argument to '-o' is missing (expected 1 value)", file=sys.stderr)
+                return 1
+            output = argv[i + 1]
+            i += 1
+        elif a.startswith("-o") and len(a) > 2:
+            output = a[2:]
+        elif a == "-S":
+            assembly = True
+        elif a in ("-D", "-I", "-U", "--spirv-version"):
+            options += argv[i:i + 2]
+            i += 1
+        elif a.startswith("-") and a != "-":
+            options.append(a)
+        else:
+            inputs.append(a)
+        i += 1
+    if len(inputs) != 1:
+        print("spirvkit cc: error: " + ("no input files" if not inputs else "exactly one input file is "
+              "supported"), file=sys.stderr)
+        print(CC_USAGE, file=sys.stderr)
+        return 1
+    name = inputs[0]
+    try:
+        source = _read_text(name)
+    except OSError as e:
+        print(f"spirvkit cc: error: no such file or directory: '{name}'" if isinstance(e, FileNotFoundError)
+              else f"spirvkit cc: error: {e.strerror}: {name}", file=sys.stderr)
+        return 1
+    warnings: list = []
+    try:
+        binary = compile_cl(source, options, filename="<stdin>" if name == "-" else name, diagnostics=warnings)
+    except CompileError as e:
+        print(e, file=sys.stderr)
+        return 1
+    except SpirvkitError as e:
+        print(f"spirvkit cc: error: {e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # a bug in spirvkit: say so plainly, never a traceback
+        print(f"spirvkit cc: internal error: {type(e).__name__}: {e} (please report this)", file=sys.stderr)
+        return 2
+    if warnings:
+        print("\n".join(w.render(None) for w in warnings), file=sys.stderr)
+    if output is None:
+        base = "out" if name == "-" else str(Path(name).with_suffix(""))
+        output = base + (".spvasm" if assembly else ".spv")
+    if assembly:
+        from .spirv.text.disassembler import disassemble
+        _write(output, disassemble(binary))
+    else:
+        _write(output, binary)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "cc":
+        return _cmd_cc(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

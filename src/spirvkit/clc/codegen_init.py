@@ -1,0 +1,309 @@
+"""Initialisers and constant expressions: integer constant expressions (array sizes, case
+labels, enumerators, attributes), constant initialisers of program-scope and ``__constant``
+variables (OpConstantComposite trees, designators included), and run-time initialisation of
+locals (element-wise stores after zero-filling, as C requires for partly initialised
+aggregates)."""
+
+from __future__ import annotations
+
+import struct
+
+from . import ast
+from .sema import SemaError
+from .types import BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, Array, CType, Vector
+
+_LITERAL = {"int": INT, "unsigned int": UINT, "long": LONG, "unsigned long": ULONG, "float": FLOAT,
+            "double": DOUBLE}
+
+
+class InitializersMixin:
+    # -- constant expressions ---------------------------------------------------------------
+
+    def const_eval(self, node, scope):
+        """The Python value of a constant expression, or None when it is not one."""
+        k = type(node).__name__
+        if k in ("IntegerLiteral", "CharLiteral"):
+            return node.value
+        if k == "FloatLiteral":
+            v = node.value
+            return struct.unpack("<f", struct.pack("<f", v))[0] if node.type == "float" else v
+        if k == "Paren":
+            return self.const_eval(node.expr, scope)
+        if k == "Identifier":
+            sym = scope.lookup(node.name)
+            if sym is not None and sym.kind == "enumconst":
+                return sym.value
+            return None
+        if k == "UnaryOp":
+            v = self.const_eval(node.operand, scope)
+            if v is None:
+                return None
+            return {"-": lambda: -v, "+": lambda: v, "~": lambda: ~v, "!": lambda: int(not v)}.get(
+                node.op, lambda: None)()
+        if k == "BinaryOp":
+            a = self.const_eval(node.lhs, scope)
+            if node.op in ("&&", "||") and a is not None:
+                if node.op == "&&" and not a:
+                    return 0
+                if node.op == "||" and a:
+                    return 1
+            b = self.const_eval(node.rhs, scope)
+            if a is None or b is None:
+                return None
+            try:
+                return _binary(node.op, a, b)
+            except (ZeroDivisionError, TypeError, ValueError):
+                return None
+        if k == "Conditional":
+            c = self.const_eval(node.cond, scope)
+            if c is None:
+                return None
+            return self.const_eval(node.then if c else node.else_, scope)
+        if k == "Cast":
+            v = self.const_eval(node.expr, scope)
+            if v is None:
+                return None
+            try:
+                t, _ = self.types.declarator(node.to.type, scope)
+            except SemaError:
+                return None
+            if t.is_scalar and t.is_integer and not t.is_bool:
+                v = int(v)
+                v &= (1 << t.bits) - 1
+                return v - (1 << t.bits) if t.signed and v >> (t.bits - 1) else v
+            if t.is_scalar and t.is_float:
+                return float(v)
+            return None
+        if k == "TypeTrait":
+            if self.f is None and not isinstance(node.arg, ast.TypeName):
+                return None
+            return self.expr_TypeTrait(node).value
+        if k == "Call" and isinstance(node.func, ast.Identifier) and node.func.name == "__builtin_offsetof":
+            return None
+        return None
+
+    def try_const_int(self, node, scope):
+        v = self.const_eval(node, scope)
+        if v is None or isinstance(v, float):
+            return None
+        return int(v)
+
+    def const_int(self, node, scope) -> int:
+        v = self.try_const_int(node, scope)
+        if v is None:
+            raise SemaError("expression is not an integer constant expression", node)
+        return v
+
+    # -- aggregate shapes -------------------------------------------------------------------
+
+    def init_length(self, init, t: Array) -> int:
+        if isinstance(init, ast.StringLiteral):
+            return len(init.value.encode("utf-8", "surrogateescape")) + 1
+        if isinstance(init, ast.InitList):
+            n, pos = 0, 0
+            for item in init.items:
+                if isinstance(item, ast.Designated) and isinstance(item.designators[0], ast.IndexDesignator):
+                    pos = self.const_int(item.designators[0].index, self.scope)
+                pos += 1
+                n = max(n, pos)
+            if t.elem.is_record or t.elem.is_array or t.elem.is_vector:
+                return n
+            return n
+        raise SemaError("array initializer must be an initializer list", init)
+
+    @staticmethod
+    def _members(t: CType):
+        """(member count, type of member i) of an aggregate."""
+        if t.is_array:
+            return t.length, lambda i: t.elem
+        if t.is_record:
+            fields = t.fields if t.kind == "struct" else t.fields[:1]
+            return len(fields), lambda i: fields[i][1]
+        if t.is_vector:
+            return t.n, lambda i: t.elem
+        return 1, lambda i: t
+
+    def _designated_index(self, t, designator, scope) -> int:
+        if isinstance(designator, ast.FieldDesignator):
+            if not t.is_record:
+                raise SemaError(f"field designator '{designator.name}' does not refer to any field in type "
+                                f"'{t}'", designator)
+            found = t.field(designator.name)
+            if found is None:
+                raise SemaError(f"field designator '{designator.name}' does not refer to any field in type "
+                                f"'{t}'", designator)
+            return found[0]
+        return self.const_int(designator.index, scope)
+
+    def _slots(self, init, t, scope):
+        """Flatten one initializer list for aggregate ``t`` into {member index: init node or
+        nested list}, following C's brace elision."""
+        count, member_t = self._members(t)
+        items = list(init.items)
+        slots: dict[int, object] = {}
+        pos = 0
+        while items:
+            item = items.pop(0)
+            if isinstance(item, ast.Designated):
+                pos = self._designated_index(t, item.designators[0], scope)
+                if len(item.designators) > 1:
+                    rest = ast.Designated(item.designators[1:], item.init, loc=item.loc)
+                    prev = slots.get(pos)
+                    nested = prev if isinstance(prev, ast.InitList) else ast.InitList([], loc=item.loc)
+                    nested.items = nested.items + [rest]
+                    slots[pos] = nested
+                    pos += 1
+                    continue
+                item = item.init
+            if count is not None and pos >= count:
+                raise SemaError(f"excess elements in {'array' if t.is_array else 'struct' if t.is_record else 'vector'}"
+                                " initializer", item)
+            mt = member_t(pos)
+            if (mt.is_record or mt.is_array) and not isinstance(item, (ast.InitList, ast.StringLiteral)) and \
+                    not self._is_whole(item, mt, scope):
+                # Brace elision: this member takes as many items as it has scalars.
+                n_inner, _ = self._members(mt)
+                take = [item] + [items.pop(0) for _ in range(min(n_inner - 1, len(items)))]
+                slots[pos] = ast.InitList(take, loc=item.loc)
+            else:
+                slots[pos] = item
+            pos += 1
+        return slots
+
+    def _is_whole(self, node, t, scope) -> bool:
+        """Whether an initializer expression is itself of aggregate type t (a struct copy)."""
+        if self.f is None or not t.is_record:
+            return False
+        return isinstance(node, (ast.Identifier, ast.Call, ast.Member, ast.Subscript)) and \
+            self.type_of(node) is t
+
+    # -- constant initialisers (module scope) -----------------------------------------------
+
+    def constant_initializer(self, init, t: CType, scope) -> int:
+        mt = self.spv(t, True)
+        if isinstance(init, ast.StringLiteral) and t.is_array:
+            data = init.value.encode("utf-8", "surrogateescape") + b"\0"
+            data = (data + b"\0" * t.length)[: t.length]
+            return self.b.constant_composite(mt, [self.const(t.elem, c).id for c in data])
+        if isinstance(init, ast.InitList):
+            if t.is_scalar and init.items:
+                return self.constant_initializer(init.items[0], t, scope)
+            count, member_t = self._members(t)
+            slots = self._slots(init, t, scope)
+            if t.is_record and t.kind == "union":
+                raise SemaError("not supported yet: initializers of unions in constant memory", init)
+            parts = []
+            for i in range(count):
+                sub_t = member_t(i)
+                if i in slots:
+                    parts.append(self.constant_initializer(slots[i], sub_t, scope))
+                else:
+                    parts.append(self.b.constant_null(self.spv(sub_t, True)))
+            return self.b.constant_composite(mt, parts)
+        if t.is_vector and isinstance(init, ast.VectorLiteral):
+            vals = []
+            for e in init.elements:
+                v = self.const_eval(e, scope)
+                if v is None:
+                    raise SemaError("initializer element is not a compile-time constant", e)
+                vals.append(v)
+            if len(vals) == 1:
+                vals = vals * t.n
+            if len(vals) != t.n:
+                raise SemaError("vector literal of constant vectors: not supported yet", init)
+            return self.b.constant_composite(mt, [self.const(t.elem, v).id for v in vals])
+        v = self.const_eval(init, scope)
+        if v is None:
+            if isinstance(init, ast.UnaryOp) and init.op == "&":
+                raise SemaError("not supported yet: address constants in initializers", init)
+            raise SemaError("initializer element is not a compile-time constant", init)
+        if t.is_pointer:
+            if v == 0:
+                return self.b.constant_null(mt)
+            raise SemaError("not supported yet: non-null pointer constants", init)
+        if t.is_vector:
+            return self.const(t, v).id
+        if t == BOOL:
+            return self.b.constant(self.b.type_int(8), int(bool(v)))
+        if not t.is_scalar:
+            raise SemaError(f"initializing '{t}' with an expression of incompatible type", init)
+        return self.const(t, int(v) if t.is_integer else v).id
+
+    # -- run-time initialisation (function scope) -------------------------------------------
+
+    def initialize(self, lv, init) -> None:
+        from .codegen_expr import LVal
+        from .sema import check_implicit
+        t = lv.type
+        if isinstance(init, ast.StringLiteral) and t.is_array:
+            self.f.op("OpStore", None, lv.ptr, self.constant_initializer(init, t, self.scope))
+            return
+        if not isinstance(init, ast.InitList):
+            v = self.expr(init)
+            if v.type.is_array:
+                v = self.decay(v)
+            if t.is_record:
+                if v.type is not t:
+                    raise SemaError(f"initializing '{t}' with an expression of incompatible type '{v.type}'", init)
+                self.store(lv, v)
+                return
+            if t.is_array:
+                raise SemaError("array initializer must be an initializer list", init)
+            check_implicit(v.type, t, init, "initializing")
+            self.store(lv, self.convert(v, t, init))
+            return
+        if t.is_scalar:
+            if not init.items:
+                raise SemaError("scalar initializer cannot be empty", init)
+            self.initialize(lv, init.items[0])
+            return
+        # All-constant lists become one OpStore of a constant; others zero-fill then store
+        # the members one by one.
+        try:
+            const = self._try_constant(init, t)
+        except SemaError:
+            const = None
+        if const is not None:
+            self.f.op("OpStore", None, lv.ptr, const)
+            return
+        self.f.op("OpStore", None, lv.ptr, self.b.constant_null(self.spv(t, True)))
+        slots = self._slots(init, t, self.scope)
+        _, member_t = self._members(t)
+        for i, sub in slots.items():
+            mt = member_t(i)
+            if t.is_record and t.kind == "union":
+                ptr = self.f.op("OpBitcast", self.ptr_type(mt, lv.space), lv.ptr)
+            elif t.is_vector:
+                ptr = self.f.op("OpInBoundsAccessChain", self.ptr_type(mt, lv.space), lv.ptr, self.u32(i))
+            else:
+                ptr = self.f.op("OpInBoundsAccessChain", self.ptr_type(mt, lv.space), lv.ptr,
+                                self.u32(i) if t.is_record else self.const(LONG, i).id)
+            self.initialize(LVal(mt, ptr, lv.space), sub)
+
+    def _try_constant(self, init, t):
+        for n in ast.walk(init):
+            if isinstance(n, (ast.Identifier, ast.Call, ast.TypeTrait, ast.StringLiteral)):
+                if isinstance(n, ast.Identifier):
+                    sym = self.scope.lookup(n.name)
+                    if sym is not None and sym.kind == "enumconst":
+                        continue
+                return None
+        if t.is_record and t.kind == "union":
+            return None
+        return self.constant_initializer(init, t, self.scope)
+
+
+def _binary(op, a, b):
+    if op in ("/", "%") and not (isinstance(a, float) or isinstance(b, float)):
+        q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
+        return q if op == "/" else a - q * b
+    return {
+        "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b,
+        "<<": lambda: a << b, ">>": lambda: a >> b, "&": lambda: a & b, "|": lambda: a | b,
+        "^": lambda: a ^ b, "<": lambda: int(a < b), ">": lambda: int(a > b),
+        "<=": lambda: int(a <= b), ">=": lambda: int(a >= b), "==": lambda: int(a == b),
+        "!=": lambda: int(a != b), "&&": lambda: int(bool(a and b)), "||": lambda: int(bool(a or b)),
+    }[op]()
+
+
+__all__ = ["InitializersMixin", "CHAR", "SIZE_T", "Vector"]

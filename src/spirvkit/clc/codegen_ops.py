@@ -1,0 +1,553 @@
+"""Operators with OpenCL C semantics (spec §1.3–1.4): component-wise on vectors with scalar
+splat, relational results -1/0 on vectors and 1/0 on scalars, shift counts modulo the bit
+width, short-circuit logic only on scalars, ``?:`` with a vector condition as ``select``;
+plus casts, vector literals, assignments and calls."""
+
+from __future__ import annotations
+
+from . import ast
+from .sema import SemaError, arithmetic_result, check_implicit, not_supported
+from .types import (BOOL, INT, LONG, PTRDIFF_T, VOID, Array, CType, Pointer, Vector, promote,
+                    relational_result, vector_of)
+
+ARITH = {"+": ("OpIAdd", "OpIAdd", "OpFAdd"), "-": ("OpISub", "OpISub", "OpFSub"),
+         "*": ("OpIMul", "OpIMul", "OpFMul"), "/": ("OpSDiv", "OpUDiv", "OpFDiv"),
+         "%": ("OpSRem", "OpUMod", None), "&": ("OpBitwiseAnd",) * 2 + (None,),
+         "|": ("OpBitwiseOr",) * 2 + (None,), "^": ("OpBitwiseXor",) * 2 + (None,),
+         "<<": ("OpShiftLeftLogical",) * 2 + (None,),
+         ">>": ("OpShiftRightArithmetic", "OpShiftRightLogical", None)}
+COMPARE = {"<": ("OpSLessThan", "OpULessThan", "OpFOrdLessThan"),
+           ">": ("OpSGreaterThan", "OpUGreaterThan", "OpFOrdGreaterThan"),
+           "<=": ("OpSLessThanEqual", "OpULessThanEqual", "OpFOrdLessThanEqual"),
+           ">=": ("OpSGreaterThanEqual", "OpUGreaterThanEqual", "OpFOrdGreaterThanEqual"),
+           "==": ("OpIEqual", "OpIEqual", "OpFOrdEqual"),
+           "!=": ("OpINotEqual", "OpINotEqual", "OpFUnordNotEqual")}
+
+
+def pick(table, t: CType) -> str | None:
+    e = t.element
+    return table[2] if e.is_float else table[0] if e.signed else table[1]
+
+
+def _is_const_scalar(node) -> bool:
+    while isinstance(node, ast.Paren):
+        node = node.expr
+    if isinstance(node, ast.UnaryOp) and node.op in ("-", "+"):
+        return _is_const_scalar(node.operand)
+    return isinstance(node, (ast.IntegerLiteral, ast.FloatLiteral, ast.CharLiteral))
+
+
+class OperatorsMixin:
+    # -- unary ------------------------------------------------------------------------------
+
+    def expr_UnaryOp(self, node):
+        op = node.op
+        if op == "&":
+            lv = self.lvalue(node.operand)
+            if not hasattr(lv, "ptr"):
+                raise SemaError("cannot take the address of an rvalue of type "
+                                f"'{lv.type}'", node)
+            if lv.swizzle is not None:
+                raise SemaError("address of vector element requested", node)
+            t = Pointer(lv.type, lv.space, lv.const)
+            from .codegen_expr import Val
+            return Val(t, lv.ptr)
+        if op in ("++", "--"):
+            return self.increment(node)
+        v = self.expr(node.operand)
+        t = v.type
+        if op == "!":
+            if t.is_vector:
+                if t.element.is_float:
+                    raise SemaError(f"invalid argument type '{t}' to unary expression", node)
+                rt = relational_result(t)
+                c = self.f.op("OpIEqual", self.bool_type(t.n), v.id, self.const(t, 0).id)
+                return self.select_mask(c, rt)
+            b = self.to_bool(v, node.operand)
+            return self.bool_to_int(self.f.op("OpLogicalNot", self.b.type_bool(), b), INT)
+        if not (t.is_arithmetic or t.is_vector):
+            raise SemaError(f"invalid argument type '{t}' to unary expression", node)
+        rt = promote(t) if t.is_scalar else t
+        v = self.convert(v, rt, node)
+        if op == "+":
+            return v
+        if op == "-":
+            if v.value is not None:
+                return self.const(rt, -v.value)
+            return self.val(rt, self.op("OpFNegate" if rt.element.is_float else "OpSNegate", rt, v.id))
+        if op == "~":
+            if rt.element.is_float:
+                raise SemaError(f"invalid argument type '{t}' to unary expression", node)
+            if v.value is not None:
+                return self.const(rt, ~v.value)
+            return self.val(rt, self.op("OpNot", rt, v.id))
+        raise not_supported(f"unary operator '{op}'", node)
+
+    def val(self, t, vid):
+        from .codegen_expr import Val
+        return Val(t, vid)
+
+    def bool_to_int(self, b: int, t: CType):
+        return self.val(t, self.f.op("OpSelect", self.spv(t), b, self.const(t, 1).id, self.const(t, 0).id))
+
+    def select_mask(self, c: int, rt: CType):
+        """-1/0 of ``rt`` (a signed int vector) from a bool vector."""
+        return self.val(rt, self.f.op("OpSelect", self.spv(rt), c, self.const(rt, -1).id, self.const(rt, 0).id))
+
+    def increment(self, node):
+        lv = self.lvalue(node.operand, for_store=True)
+        if not hasattr(lv, "ptr") or lv.const:
+            raise SemaError("expression is not assignable" if not hasattr(lv, "ptr") else
+                            "cannot assign to variable with const-qualified type", node.operand)
+        old = self.load(lv)
+        t = old.type
+        if t.is_pointer:
+            new = self.pointer_add(old, self.const(LONG, 1), node, negate=node.op == "--")
+        else:
+            if not (t.is_arithmetic or t.is_vector) or t == BOOL:
+                raise SemaError(f"cannot increment value of type '{t}'", node)
+            opn = ("OpFAdd" if t.element.is_float else "OpIAdd") if node.op == "++" else \
+                ("OpFSub" if t.element.is_float else "OpISub")
+            new = self.val(t, self.op(opn, t, old.id, self.const(t, 1).id))
+        self.store(lv, new)
+        return old if node.postfix else new
+
+    # -- binary -----------------------------------------------------------------------------
+
+    def operands(self, node):
+        a, b = self.expr(node.lhs), self.expr(node.rhs)
+        if a.type.is_array:
+            a = self.decay(a)
+        return a, b
+
+    def common(self, a, b, node, op):
+        ta, tb = a.type, b.type
+        if ta.is_vector != tb.is_vector:
+            s_node = node.rhs if ta.is_vector else node.lhs
+            s = tb if ta.is_vector else ta
+            v = ta if ta.is_vector else tb
+            if s.is_scalar and _is_const_scalar(s_node) and not (s.is_float and v.element.is_integer):
+                return v  # clang accepts literals whose rank exceeds the element type's
+        return arithmetic_result(ta, tb, node, op)
+
+    def expr_BinaryOp(self, node):
+        op = node.op
+        if op in ("&&", "||"):
+            return self.logical(node)
+        if op == ",":
+            self.expr(node.lhs, discard=True)
+            return self.expr(node.rhs)
+        if op in COMPARE:
+            c, v = self.compare(node)
+            return v
+        a, b = self.operands(node)
+        return self.arith(op, a, b, node)
+
+    def arith(self, op, a, b, node):
+        ta, tb = a.type, b.type
+        if op in ("+", "-") and (ta.is_pointer or tb.is_pointer):
+            return self.pointer_arith(op, a, b, node)
+        if op in ("<<", ">>"):
+            return self.shift(op, a, b, node)
+        t = self.common(a, b, node, op)
+        opname = pick(ARITH[op], t)
+        if opname is None:
+            raise SemaError(f"invalid operands to binary expression ('{ta}' and '{tb}')", node)
+        a, b = self.convert(a, t, node.lhs), self.convert(b, t, node.rhs)
+        if a.value is not None and b.value is not None and t.is_scalar:
+            folded = _fold(op, a.value, b.value, t)
+            if folded is not None:
+                return self.const(t, folded)
+        return self.val(t, self.op(opname, t, a.id, b.id))
+
+    def shift(self, op, a, b, node):
+        ta, tb = a.type, b.type
+        if ta.element.is_float or tb.element.is_float or not (ta.is_arithmetic or ta.is_vector) or \
+                not (tb.is_arithmetic or tb.is_vector):
+            raise SemaError(f"invalid operands to binary expression ('{ta}' and '{tb}')", node)
+        if ta.is_scalar and tb.is_vector:
+            raise SemaError(f"requested shift is a vector of type '{tb}' but the first operand is not a "
+                            "vector ('{ta}')", node)
+        t = promote(ta) if ta.is_scalar else ta
+        a = self.convert(a, t, node.lhs)
+        if tb.is_vector and tb.width != t.width:
+            raise SemaError(f"vector operands do not have the same number of elements ('{ta}' and '{tb}')", node)
+        if tb.is_vector:
+            b = self.val(t, self.scalar_convert(b.id, tb.element, t.element, n=t.width)) \
+                if tb.element != t.element else self.val(t, b.id)
+        else:
+            b = self.convert(b, t, node.rhs)
+        # The count is taken modulo the width (§1.3): mask it.
+        mask = self.const(t, t.element.bits - 1)
+        if b.value is not None and a.value is not None and t.is_scalar:
+            return self.const(t, _fold(op, a.value, b.value & (t.bits - 1), t))
+        count = self.op("OpBitwiseAnd", t, b.id, mask.id)
+        return self.val(t, self.op(pick(ARITH[op], t), t, a.id, count))
+
+    def pointer_arith(self, op, a, b, node):
+        ta, tb = a.type, b.type
+        if ta.is_pointer and tb.is_pointer:
+            if op != "-" or ta.pointee != tb.pointee:
+                raise SemaError(f"invalid operands to binary expression ('{ta}' and '{tb}')", node)
+            ua = self.f.op("OpConvertPtrToU", self.b.type_int(64), a.id)
+            ub = self.f.op("OpConvertPtrToU", self.b.type_int(64), b.id)
+            diff = self.op("OpISub", LONG, ua, ub)
+            size = max(ta.pointee.size, 1)
+            return self.val(PTRDIFF_T, self.op("OpSDiv", LONG, diff, self.const(LONG, size).id))
+        if tb.is_pointer:
+            if op == "-":
+                raise SemaError(f"invalid operands to binary expression ('{ta}' and '{tb}')", node)
+            a, b = b, a
+        if not (b.type.is_scalar and b.type.is_integer):
+            raise SemaError(f"invalid operands to binary expression ('{ta}' and '{tb}')", node)
+        return self.pointer_add(a, b, node, negate=op == "-")
+
+    def compare(self, node):
+        """(OpTypeBool id or None, the C value): scalars give int 1/0, vectors -1/0."""
+        a, b = self.operands(node)
+        if b.type.is_array:
+            b = self.decay(b)
+        ta, tb = a.type, b.type
+        op = node.op
+        if ta.is_pointer or tb.is_pointer:
+            if ta.is_pointer and tb.is_pointer and ta.space != tb.space and "generic" not in (ta.space, tb.space):
+                raise SemaError(f"comparison between  ('{ta}' and '{tb}') which are pointers to non-overlapping "
+                                "address spaces", node)
+            ua = self.f.op("OpConvertPtrToU", self.b.type_int(64), a.id) if ta.is_pointer else \
+                self.convert(a, LONG, node).id
+            ub = self.f.op("OpConvertPtrToU", self.b.type_int(64), b.id) if tb.is_pointer else \
+                self.convert(b, LONG, node).id
+            c = self.f.op(COMPARE[op][1], self.b.type_bool(), ua, ub)
+            return c, self.bool_to_int(c, INT)
+        t = self.common(a, b, node, op)
+        a, b = self.convert(a, t, node.lhs), self.convert(b, t, node.rhs)
+        if t == BOOL:
+            a, b = self.convert(a, INT, node), self.convert(b, INT, node)
+            t = INT
+        opname = pick(COMPARE[op], t)
+        if t.is_vector:
+            c = self.f.op(opname, self.bool_type(t.n), a.id, b.id)
+            return None, self.select_mask(c, relational_result(t))
+        c = self.f.op(opname, self.b.type_bool(), a.id, b.id)
+        return c, self.bool_to_int(c, INT)
+
+    def logical(self, node):
+        a = self.expr(node.lhs)
+        if a.type.is_vector:
+            b = self.expr(node.rhs)
+            t = self.common(a, b, node, node.op)
+            if t.element.is_float:
+                raise SemaError(f"invalid operands to binary expression ('{a.type}' and '{b.type}')", node)
+            a, b = self.convert(a, t, node.lhs), self.convert(b, t, node.rhs)
+            bt = self.bool_type(t.n)
+            ca = self.f.op("OpINotEqual", bt, a.id, self.const(t, 0).id)
+            cb = self.f.op("OpINotEqual", bt, b.id, self.const(t, 0).id)
+            c = self.f.op("OpLogicalAnd" if node.op == "&&" else "OpLogicalOr", bt, ca, cb)
+            return self.select_mask(c, relational_result(t))
+        ca = self.to_bool(a, node.lhs)
+        f = self.f
+        start = f.current.label
+        rhs_l, end_l = f.new_label(), f.new_label()
+        if node.op == "&&":
+            f.op("OpBranchConditional", None, ca, rhs_l, end_l)
+        else:
+            f.op("OpBranchConditional", None, ca, end_l, rhs_l)
+        f.start_block(rhs_l)
+        cb = self.cond(node.rhs)
+        rhs_end = f.current.label
+        f.branch(end_l)
+        f.start_block(end_l)
+        short = self.b.constant_bool(node.op == "||")
+        c = f.op("OpPhi", self.b.type_bool(), short, start, cb, rhs_end)
+        return self.bool_to_int(c, INT)
+
+    # -- assignment -------------------------------------------------------------------------
+
+    def expr_Assignment(self, node):
+        lv = self.lvalue(node.lhs, for_store=True)
+        if not hasattr(lv, "ptr"):
+            raise SemaError("expression is not assignable", node.lhs)
+        if lv.const:
+            raise SemaError("cannot assign to variable with const-qualified type" if not lv.type.is_pointer
+                            else "read-only variable is not assignable", node.lhs)
+        if lv.type.is_array:
+            raise SemaError(f"array type '{lv.type}' is not assignable", node.lhs)
+        if lv.space == "constant":
+            raise SemaError("read-only variable is not assignable", node.lhs)
+        if lv.swizzle is not None and len(set(lv.swizzle)) != len(lv.swizzle):
+            raise SemaError("vector is not assignable (contains duplicate components)", node.lhs)
+        rhs = self.expr(node.rhs)
+        if node.op != "=":
+            old = self.load(lv)
+            op = node.op[:-1]
+            if op in ("+", "-") and old.type.is_pointer:
+                new = self.pointer_arith(op, old, rhs, node)
+            else:
+                fake = ast.BinaryOp(op, node.lhs, node.rhs, loc=node.loc, expansion=node.expansion)
+                new = self.arith(op, old, rhs, fake)
+            value = self.convert(new, lv.type, node, explicit=True) if not (
+                new.type.is_vector and not lv.type.is_vector) else None
+            if value is None:
+                raise SemaError(f"assigning to '{lv.type}' from incompatible type '{new.type}'", node)
+        else:
+            if rhs.type.is_array:
+                rhs = self.decay(rhs)
+            if lv.type.is_record:
+                if rhs.type is not lv.type:
+                    raise SemaError(f"assigning to '{lv.type}' from incompatible type '{rhs.type}'", node)
+                value = rhs
+            else:
+                check_implicit(rhs.type, lv.type, node)
+                value = self.convert(rhs, lv.type, node.rhs)
+        self.store(lv, value)
+        return value
+
+    # -- conditional ------------------------------------------------------------------------
+
+    def expr_Conditional(self, node):
+        c = self.expr(node.cond)
+        if c.type.is_vector:
+            if c.type.element.is_float:
+                raise SemaError(f"used type '{c.type}' where integer or pointer type is required", node.cond)
+            a, b = self.expr(node.then), self.expr(node.else_)
+            t = self.common(a, b, node, "?:") if (a.type.is_vector or b.type.is_vector) else c.type
+            if not t.is_vector:
+                t = Vector(t, c.type.width)
+            a, b = self.convert(a, t, node.then), self.convert(b, t, node.else_)
+            if t.width != c.type.width:
+                raise SemaError("vector condition type and result type do not have the same number of "
+                                "elements", node)
+            # select(): the MSB of each condition component picks (§1.4).
+            bt = self.bool_type(t.n)
+            msb = self.f.op("OpSLessThan", bt, c.id, self.const(c.type, 0).id)
+            return self.val(t, self.op("OpSelect", t, msb, a.id, b.id))
+        cb = self.to_bool(c, node.cond)
+        f = self.f
+        then_l, else_l, end_l = f.new_label(), f.new_label(), f.new_label()
+        f.op("OpBranchConditional", None, cb, then_l, else_l)
+        f.start_block(then_l)
+        a = self.expr(node.then)
+        then_block = f.current
+        f.start_block(else_l)
+        b = self.expr(node.else_)
+        else_block = f.current
+        ta, tb = a.type, b.type
+        if ta.is_array:
+            ta = Pointer(ta.elem, "private")
+        if ta == VOID or tb == VOID:
+            t = VOID
+        elif ta.is_pointer or tb.is_pointer:
+            t = ta if ta.is_pointer else tb
+        elif ta.is_record or tb.is_record:
+            if ta is not tb:
+                raise SemaError(f"incompatible operand types ('{ta}' and '{tb}')", node)
+            t = ta
+        else:
+            t = self.common(a, b, node, "?:")
+        # Conversions go at the end of each arm (the arms' own blocks).
+        f.current = else_block
+        b = self.convert(b, t, node.else_) if t != VOID else b
+        else_end = f.current.label
+        f.branch(end_l)
+        f.current = then_block
+        a = self.convert(a, t, node.then) if t != VOID else a
+        then_end = f.current.label
+        f.branch(end_l)
+        # then_block's instructions were appended after else was started: keep block order
+        # valid (then before else) - both are plain blocks listed in start order already.
+        f.start_block(end_l)
+        if t == VOID:
+            return self.val(VOID, None)
+        return self.val(t, f.op("OpPhi", self.spv(t), a.id, then_end, b.id, else_end))
+
+    # -- casts and literals -----------------------------------------------------------------
+
+    def expr_Cast(self, node):
+        to, _ = self.types.declarator(node.to.type, self.scope)
+        v = self.expr(node.expr)
+        if v.type.is_array:
+            v = self.decay(v)
+        if to == VOID:
+            return self.val(VOID, None)
+        if to.is_record or to.is_array:
+            raise SemaError(f"used type '{to}' where arithmetic or pointer type is required", node)
+        if to.is_vector and v.type.is_scalar and v.type == BOOL:
+            v = self.convert(v, INT, node)
+        if to.is_vector and v.type.is_scalar and v.type.is_integer and to.element.is_integer and \
+                v.type.kind == "bool":
+            pass
+        return self.convert(v, to, node, explicit=True)
+
+    def expr_VectorLiteral(self, node):
+        t, _ = self.types.declarator(node.to.type, self.scope)
+        if not t.is_vector:
+            # "(int)(a, b)" is a cast of a comma expression.
+            inner = node.elements
+            v = None
+            for e in inner:
+                v = self.expr(e)
+            return self.convert(v, t, node, explicit=True)
+        parts = [self.expr(e) for e in node.elements]
+        if len(parts) == 1 and parts[0].type.is_scalar:
+            return self.convert(parts[0], t, node, explicit=True)
+        ids, count, consts = [], 0, []
+        for e, p in zip(node.elements, parts):
+            if p.type.is_vector:
+                if p.type.elem != t.elem:
+                    raise SemaError(f"cannot initialize a vector element of type '{t.elem}' with an rvalue of "
+                                    f"type '{p.type}'", e)
+                ids.append(p.id)
+                count += p.type.n
+                consts = None
+            else:
+                p = self.convert(p, t.elem, e)
+                ids.append(p.id)
+                count += 1
+                if consts is not None:
+                    consts.append(p.value)
+        if count != t.n:
+            raise SemaError(f"{'too few' if count < t.n else 'excess'} elements in vector initializer "
+                            f"(expected {t.n} elements, have {count})", node)
+        if consts is not None and all(c is not None for c in consts):
+            return self.val(t, self.b.constant_composite(self.spv(t), ids))
+        return self.val(t, self.op("OpCompositeConstruct", t, ids))
+
+    def compound_literal(self, node):
+        from .codegen_expr import LVal
+        t, _ = self.types.declarator(node.to.type, self.scope)
+        if t.is_array and t.length is None:
+            t = Array(t.elem, self.init_length(node.init, t))
+        var = self.f.variable(self.ptr_type(t, "private"))
+        lv = LVal(t, var, "private")
+        self.initialize(lv, node.init)
+        return lv
+
+    def expr_CompoundLiteral(self, node):
+        lv = self.compound_literal(node)
+        return self.decay(lv) if lv.type.is_array else self.load(lv)
+
+    def offsetof(self, node):
+        """``__builtin_offsetof(T, member.designator[i])`` (the parser gives it as a call)."""
+        from .types import SIZE_T
+        if len(node.args) != 2:
+            raise SemaError("expected a type and a member designator in '__builtin_offsetof'", node)
+        tnode, designator = node.args
+        if isinstance(tnode, ast.TypeName):
+            t, _ = self.types.declarator(tnode.type, self.scope)
+        elif isinstance(tnode, ast.Identifier):
+            t = self.types.named(tnode.name, tnode, self.scope)
+        else:
+            raise SemaError("expected a type", tnode)
+        path = []
+        d = designator
+        while not isinstance(d, ast.Identifier):
+            if isinstance(d, ast.Member) and not d.arrow:
+                path.append(("field", d.name, d))
+                d = d.base
+            elif isinstance(d, ast.Subscript):
+                path.append(("index", d.index, d))
+                d = d.base
+            else:
+                raise SemaError("expected a member designator", d)
+        path.append(("field", d.name, d))
+        offset = 0
+        for kind, what, where in reversed(path):
+            if kind == "field":
+                if not t.is_record or t.field(what) is None:
+                    raise SemaError(f"no member named '{what}' in '{t}'", where)
+                _, t, off = t.field(what)
+                offset += off
+            else:
+                if not t.is_array:
+                    raise SemaError("subscripted value is not an array", where)
+                offset += self.const_int(what, self.scope) * t.elem.size
+                t = t.elem
+        return self.const(SIZE_T, offset)
+
+    def expr_BlockLiteral(self, node):
+        raise not_supported("blocks", node)
+
+    # -- calls ------------------------------------------------------------------------------
+
+    def expr_Call(self, node):
+        fn = node.func
+        while isinstance(fn, ast.Paren):
+            fn = fn.expr
+        if not isinstance(fn, ast.Identifier):
+            raise SemaError("called object is not a function (function pointers are not allowed)", node)
+        if fn.name == "__builtin_offsetof":
+            return self.offsetof(node)
+        sym = self.scope.lookup(fn.name)
+        if sym is None or sym.kind != "func":
+            if sym is not None and sym.kind == "var":
+                raise SemaError(f"called object type '{sym.type}' is not a function or function pointer", node)
+            return self.builtin_call(fn.name, node)
+        info = sym.value
+        ftype = sym.type
+        if len(node.args) != len(ftype.params):
+            few = len(node.args) < len(ftype.params)
+            raise SemaError(f"too {'few' if few else 'many'} arguments to function call, expected "
+                            f"{len(ftype.params)}, have {len(node.args)}", node)
+        args = []
+        for a, pt in zip(node.args, ftype.params):
+            v = self.expr(a)
+            if v.type.is_array:
+                v = self.decay(v)
+            if pt.is_record:
+                if v.type is not pt:
+                    raise SemaError(f"passing '{v.type}' to parameter of incompatible type '{pt}'", a)
+            else:
+                check_implicit(v.type, pt, a, "passing")
+                if v.type.is_pointer and pt.is_pointer and not _space_ok(v.type.space, pt.space):
+                    raise SemaError(f"passing '{v.type}' to parameter of type '{pt}' changes address space "
+                                    "of pointer", a)
+                v = self.convert(v, pt, a)
+            args.append(v.id)
+        if info.is_kernel and info.defined and info is not self.fn_info:
+            raise not_supported("calling a kernel from a kernel", node)
+        self.fn_info.calls.append((info.name, node))
+        rid = self.f.op("OpFunctionCall", self.spv(ftype.result), info.id, args)
+        return self.val(ftype.result, rid)
+
+
+def _space_ok(src: str, dst: str) -> bool:
+    return src == dst or (dst == "generic" and src != "constant")
+
+
+def _fold(op, a, b, t):
+    """Constant folding of scalar arithmetic in the type's own width (None: leave it)."""
+    try:
+        if t.is_float:
+            if op == "+":
+                r = a + b
+            elif op == "-":
+                r = a - b
+            elif op == "*":
+                r = a * b
+            else:
+                return None
+            if t.bits == 32:
+                import struct
+                r = struct.unpack("<f", struct.pack("<f", r))[0]
+            return r
+        bits = t.bits
+        if op in ("/", "%"):
+            if b == 0:
+                return None
+            q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
+            r = q if op == "/" else a - q * b
+        elif op == "<<":
+            r = a << b
+        elif op == ">>":
+            r = a >> b
+        else:
+            r = {"+": a + b, "-": a - b, "*": a * b, "&": a & b, "|": a | b, "^": a ^ b}[op]
+        r &= (1 << bits) - 1
+        if t.signed and r >> (bits - 1):
+            r -= 1 << bits
+        return r
+    except (OverflowError, KeyError):
+        return None
+
+
+__all__ = ["OperatorsMixin", "ARITH", "COMPARE", "pick", "vector_of"]

@@ -1,0 +1,95 @@
+"""``compile_cl``: OpenCL C source → SPIR-V bytes (the driver behind ``spirvkit cc``).
+
+Options are clang's where clang has them. Numerics-only flags are accepted and their effect in
+spirvkit is this:
+
+- ``-cl-fast-relaxed-math``: defines ``__FAST_RELAXED_MATH__`` (preprocessor); the SPIR-V is
+  unchanged (no fast-math flags exist in SPIR-V 1.0; the executor is always IEEE).
+- ``-cl-mad-enable``, ``-cl-denorms-are-zero``, ``-cl-opt-disable``,
+  ``-cl-unsafe-math-optimizations``, ``-cl-no-signed-zeros``, ``-cl-finite-math-only``,
+  ``-cl-single-precision-constant`` (the last one *is* applied: unsuffixed floating-point literals
+  are float, rounded from their double value):
+  accepted; they permit, never require, less precise results, so producing the precise ones is
+  conformant.
+- ``--spirv-version 1.0…1.4`` (or ``--spirv-version=1.2``): the module's version (default 1.0).
+- ``-g``: accepted (OpLine emission is not implemented yet).
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from ..errors import CompileError
+from .preprocessor import PreprocessorOptions
+from .source import Diagnostic, compile_error
+
+NUMERIC_FLAGS = frozenset({
+    "-cl-fast-relaxed-math", "-cl-mad-enable", "-cl-denorms-are-zero", "-cl-opt-disable",
+    "-cl-unsafe-math-optimizations", "-cl-no-signed-zeros", "-cl-finite-math-only",
+    "-cl-single-precision-constant", "-cl-strict-aliasing", "-cl-kernel-arg-info",
+    "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp", "-g", "-O0", "-O1", "-O2", "-O3", "-Werror",
+    "-w", "-cl-fp32-correctly-rounded-divide-sqrt",
+})
+SPIRV_VERSIONS = {"1.0": (1, 0), "1.1": (1, 1), "1.2": (1, 2), "1.3": (1, 3), "1.4": (1, 4)}
+
+
+def split_options(options: str | list[str]) -> tuple[list[str], tuple[int, int]]:
+    """The preprocessor/front-end arguments and the SPIR-V version; raises CompileError for an
+    unknown option (clang: ``unknown argument``)."""
+    argv = shlex.split(options) if isinstance(options, str) else list(options)
+    front, version = [], (1, 0)
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a.startswith("--spirv-version"):
+            value = a.split("=", 1)[1] if "=" in a else (argv[i + 1] if i + 1 < len(argv) else "")
+            if "=" not in a:
+                i += 1
+            if value not in SPIRV_VERSIONS:
+                raise CompileError(f"invalid value '{value}' in '--spirv-version' (expected 1.0 to 1.4)", "<command line>")
+            version = SPIRV_VERSIONS[value]
+        elif a in ("-D", "-I", "-U"):
+            front += [a, argv[i + 1] if i + 1 < len(argv) else ""]
+            i += 1
+        elif a.startswith(("-D", "-I", "-U", "-cl-std=", "-cl-ext=", "-W")) or a in NUMERIC_FLAGS:
+            front.append(a)
+        else:
+            raise CompileError(f"unknown argument: '{a}'", "<command line>")
+        i += 1
+    return front, version
+
+
+def _std_number(cl_std: str) -> int:
+    digits = cl_std.upper().replace("CLC++", "").replace("CL", "").replace(".", "")
+    try:
+        n = int(digits)
+    except ValueError:
+        return 120
+    return n * 10 if n < 100 else n
+
+
+def compile_cl(source: str, options: str | list[str] = "", filename: str = "<source>",
+               diagnostics: list | None = None) -> bytes:
+    """Compile OpenCL C ``source`` to a SPIR-V module (bytes). Raises CompileError with every
+    error (clang-style rendering in ``str()``); warnings go to ``diagnostics`` if given."""
+    from . import parse
+    from .codegen import CodeGen
+
+    front, version = split_options(options)
+    popts = PreprocessorOptions.from_args(front)
+    warnings: list[Diagnostic] = []
+    unit = parse(source, filename, options=popts, diagnostics=warnings)
+    cl_std = _std_number(unit.cl_std or popts.cl_std)
+    gen = CodeGen(unit, cl_std=cl_std, version=version, single_precision_constants="-cl-single-precision-constant" in front)
+    try:
+        gen.compile()
+    except RecursionError:
+        gen.diagnostics.append(Diagnostic("error", "expression nesting too deep", None))
+    if diagnostics is not None:
+        diagnostics.extend(warnings)
+    if gen.diagnostics:
+        raise compile_error(warnings + gen.diagnostics, unit.sources)
+    return gen.b.to_bytes()
+
+
+__all__ = ["compile_cl", "split_options", "NUMERIC_FLAGS"]

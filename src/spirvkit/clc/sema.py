@@ -1,0 +1,314 @@
+"""Semantic rules of OpenCL C that do not depend on code generation: types as written → CType,
+scopes and name lookup, integer constant expressions, swizzle selectors, the usual arithmetic
+conversions with the OpenCL vector rules (§1.2.6) and implicit-conversion checks, with clang's
+wording for the diagnostics.
+
+Errors are raised as :class:`SemaError` carrying the AST node; the code generator turns them
+into located diagnostics and goes on with the next statement, so one run reports them all.
+"""
+
+from __future__ import annotations
+
+from . import ast
+from .types import (BOOL, BUILTIN_TYPEDEFS, CHAR, DOUBLE, EVENT_T, FLOAT, HALF, INT, LONG, SHORT,
+                    UCHAR, UINT, ULONG, USHORT, VOID, Array, CType, Function, Pointer, Record,
+                    Scalar, Vector, common_scalar, rank, type_from_name)
+
+
+class SemaError(Exception):
+    def __init__(self, message: str, node=None):
+        super().__init__(message)
+        self.message = message
+        self.node = node
+
+
+def not_supported(what: str, node) -> SemaError:
+    return SemaError(f"not supported yet: {what}", node)
+
+
+# -- scopes -------------------------------------------------------------------------------
+
+class Symbol:
+    """A named entity: ``kind`` is "var", "func", "typedef", "enumconst"."""
+
+    __slots__ = ("name", "kind", "type", "value", "space", "node", "const")
+
+    def __init__(self, name, kind, ctype, value=None, space="private", node=None, const=False):
+        self.name, self.kind, self.type, self.value = name, kind, ctype, value
+        self.space, self.node, self.const = space, node, const
+
+
+class Scope:
+    def __init__(self, parent: "Scope | None" = None):
+        self.parent = parent
+        self.names: dict[str, Symbol] = {}
+        self.tags: dict[str, CType] = {}
+
+    def lookup(self, name: str) -> Symbol | None:
+        s = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+    def lookup_tag(self, name: str):
+        s = self
+        while s is not None:
+            if name in s.tags:
+                return s.tags[name]
+            s = s.parent
+        return None
+
+
+# -- types as written ---------------------------------------------------------------------
+
+_WORD_TYPES = {
+    ("char",): CHAR, ("signed", "char"): CHAR, ("unsigned", "char"): UCHAR,
+    ("short",): SHORT, ("short", "int"): SHORT, ("signed", "short"): SHORT,
+    ("unsigned", "short"): USHORT, ("unsigned", "short", "int"): USHORT,
+    ("int",): INT, ("signed",): INT, ("signed", "int"): INT, ("unsigned",): UINT,
+    ("unsigned", "int"): UINT, ("long",): LONG, ("long", "int"): LONG, ("signed", "long"): LONG,
+    ("unsigned", "long"): ULONG, ("unsigned", "long", "int"): ULONG, ("float",): FLOAT,
+    ("double",): DOUBLE, ("half",): HALF, ("void",): VOID, ("bool",): BOOL, ("_Bool",): BOOL,
+}
+UNSUPPORTED_TYPE_WORDS = {"sampler_t": "samplers", "queue_t": "device-side enqueue",
+                          "clk_event_t": "device-side enqueue", "ndrange_t": "device-side enqueue",
+                          "reserve_id_t": "pipes", "kernel_enqueue_flags_t": "device-side enqueue",
+                          "clk_profiling_info": "device-side enqueue"}
+ENUM_LIKE = {"memory_order": INT, "memory_scope": INT, "cl_mem_fence_flags": UINT}
+
+
+class TypeResolver:
+    """Turns AST type chains into CTypes; needs the scope (typedefs, tags) and a constant
+    evaluator (array sizes)."""
+
+    def __init__(self, sema):
+        self.sema = sema
+        self.cl_std = sema.cl_std
+
+    def base(self, node, scope: Scope) -> CType:
+        if node.record is not None:
+            t = self.record(node.record, scope)
+        elif node.typedef_name is not None:
+            t = self.named(node.typedef_name, node, scope)
+        else:
+            words = tuple(w for w in node.specifiers if w not in ("__attribute__",))
+            key = tuple(sorted(words, key=["unsigned", "signed", "short", "long", "char", "int"].index)) \
+                if all(w in ("unsigned", "signed", "short", "long", "char", "int") for w in words) else words
+            t = _WORD_TYPES.get(key) or _WORD_TYPES.get(words)
+            if t is None and len(words) == 1:
+                t = self.named(words[0], node, scope)
+            if t is None:
+                if words.count("long") > 1:
+                    raise SemaError("'long long' is reserved in OpenCL C", node)
+                raise SemaError(f"unknown type '{' '.join(words)}'", node)
+        return t
+
+    def named(self, name: str, node, scope: Scope) -> CType:
+        if name.startswith("image") and name.endswith("_t"):
+            raise not_supported(f"image type '{name}'", node)
+        if name in UNSUPPORTED_TYPE_WORDS:
+            raise not_supported(f"{UNSUPPORTED_TYPE_WORDS[name]} ('{name}')", node)
+        if name in ENUM_LIKE:
+            return ENUM_LIKE[name]
+        if name == "event_t":
+            return EVENT_T
+        if name.startswith("atomic_"):
+            inner = {"atomic_int": INT, "atomic_uint": UINT, "atomic_long": LONG, "atomic_ulong": ULONG,
+                     "atomic_float": FLOAT, "atomic_double": DOUBLE, "atomic_flag": INT,
+                     "atomic_intptr_t": LONG, "atomic_uintptr_t": ULONG, "atomic_size_t": ULONG,
+                     "atomic_ptrdiff_t": LONG}.get(name)
+            if inner is not None:
+                return inner  # C11 atomic objects have the layout of their value type
+        sym = scope.lookup(name)
+        if sym is not None and sym.kind == "typedef":
+            return sym.type
+        t = type_from_name(name)
+        if t is None:
+            raise SemaError(f"unknown type name '{name}'", node)
+        if name in BUILTIN_TYPEDEFS:
+            return BUILTIN_TYPEDEFS[name]
+        return t
+
+    def record(self, node, scope: Scope) -> CType:
+        if isinstance(node, ast.EnumDecl):
+            value = -1
+            if node.enumerators is not None:
+                for e in node.enumerators:
+                    value = self.sema.const_int(e.value, scope) if e.value is not None else value + 1
+                    scope.names[e.name] = Symbol(e.name, "enumconst", INT, value, node=e)
+            return UINT if node.enumerators and min(
+                (s.value for s in scope.names.values() if s.kind == "enumconst"), default=0) >= 0 else INT
+        existing = scope.lookup_tag(node.name) if node.name else None
+        if node.fields is None:  # a reference or forward declaration
+            if existing is not None:
+                return existing
+            rec = Record(node.kind, node.name)
+            scope.tags[node.name] = rec
+            return rec
+        rec = existing if (existing is not None and node.name in scope.tags
+                           and not existing.complete) else Record(node.kind, node.name)
+        if node.name:
+            scope.tags[node.name] = rec
+        members = []
+        packed = any(a.name in ("packed", "__packed__") for a in node.attributes or ())
+        for f in node.fields:
+            if f.bitwidth is not None:
+                raise SemaError("bit-fields are not supported in OpenCL", f.bitwidth)
+            ft, _ = self.declarator(f.type, scope)
+            if ft.is_record and not ft.complete:
+                raise SemaError(f"field has incomplete type '{ft}'", f)
+            if ft.is_array and ft.length is None:
+                raise SemaError("flexible array members are not supported in OpenCL", f)
+            members.append((f.name, ft))
+        rec.define(members, packed=packed)
+        return rec
+
+    def declarator(self, node, scope: Scope) -> tuple[CType, dict]:
+        """The CType of a type chain, and its outermost qualifiers: {'space', 'const',
+        'access'}. The address space of a BaseType applies to the object declared; a pointer's
+        pointee space is the space written on the pointee."""
+        if isinstance(node, ast.BaseType):
+            return self.base(node, scope), {"space": node.address_space, "const": "const" in node.qualifiers,
+                                            "access": node.access, "volatile": "volatile" in node.qualifiers}
+        if isinstance(node, ast.PointerType):
+            pointee, q = self.declarator(node.pointee, scope)
+            if pointee.is_function:
+                raise SemaError("pointers to functions are not allowed", node)
+            space = q["space"] or self.default_pointee_space()
+            p = Pointer(pointee, space, q["const"], q.get("volatile", False))
+            return p, {"space": node.address_space, "const": "const" in node.qualifiers, "access": None}
+        if isinstance(node, ast.ArrayType):
+            elem, q = self.declarator(node.element, scope)
+            length = None
+            if node.size is not None:
+                length = self.sema.try_const_int(node.size, scope)
+                if length is None:
+                    raise SemaError("variable length arrays are not supported in OpenCL", node.size)
+                if length <= 0:
+                    raise SemaError("array size must be greater than zero" if length == 0 else
+                                    "array size is negative", node.size)
+            return Array(elem, length), q
+        if isinstance(node, ast.FunctionType):
+            result, _ = self.declarator(node.result, scope)
+            params = []
+            for p in node.params:
+                pt, _ = self.declarator(p.type, scope)
+                params.append(adjust_parameter(pt))
+            if node.variadic:
+                raise SemaError("invalid prototype, variadic arguments are not allowed in OpenCL", node)
+            return Function(result, tuple(params)), {"space": None, "const": False, "access": None}
+        if isinstance(node, ast.BlockPointerType):
+            raise not_supported("blocks", node)
+        raise SemaError(f"unexpected type node {type(node).__name__}", node)
+
+    def default_pointee_space(self) -> str:
+        # §1.5.4 (1.x: private) versus §1.5.5 (2.0: generic); the language version decides.
+        return "generic" if self.cl_std >= 200 else "private"
+
+
+def adjust_parameter(t: CType) -> CType:
+    """Array parameters are pointers (C99 6.7.5.3)."""
+    if isinstance(t, Array):
+        return Pointer(t.elem, "private")
+    return t
+
+
+# -- swizzles -----------------------------------------------------------------------------
+
+_XYZW = {"x": 0, "y": 1, "z": 2, "w": 3}
+_RGBA = {"r": 0, "g": 1, "b": 2, "a": 3}
+
+
+def swizzle_indices(name: str, t: Vector, node, cl_std: int) -> list[int]:
+    """The component indices a selector names (§1.1.7), or a clang-worded error."""
+    n = t.n
+    if name in ("lo", "hi", "even", "odd"):
+        half = (n + 1) // 2 if n != 3 else 2
+        full = 4 if n == 3 else n
+        if name == "lo":
+            return list(range(half))
+        if name == "hi":
+            return list(range(half, full))
+        return list(range(0 if name == "even" else 1, full, 2))
+    if name[0] in "sS" and len(name) > 1 and all(c in "0123456789abcdefABCDEF" for c in name[1:]):
+        idx = [int(c, 16) for c in name[1:]]
+    elif all(c in _XYZW for c in name):
+        idx = [_XYZW[c] for c in name]
+    elif all(c in _RGBA for c in name):
+        if cl_std < 300:
+            raise SemaError(f"vector component name '{name}' is an OpenCL C version 3.0 feature", node)
+        idx = [_RGBA[c] for c in name]
+    else:
+        raise SemaError(f"illegal vector component name '{name}'", node)
+    if name[0] not in "sS" and n > 4:
+        raise SemaError(f"vector component access exceeds type '{t}'", node)
+    for i in idx:
+        if i >= n:
+            raise SemaError(f"vector component access exceeds type '{t}'", node)
+    if len(idx) not in (1, 2, 3, 4, 8, 16):
+        raise SemaError(f"vector component access has invalid length {len(idx)}.  Supported: "
+                        "1,2,3,4,8,16.", node)
+    return idx
+
+
+# -- conversions --------------------------------------------------------------------------
+
+def arithmetic_result(a: CType, b: CType, node, op: str) -> CType:
+    """The common type of a binary arithmetic operation (§1.2.6)."""
+    if a.is_vector and b.is_vector:
+        if a != b:
+            raise SemaError(f"cannot convert between vector values of different size ('{a}' and '{b}')"
+                            if a.width != b.width else
+                            f"invalid operands to binary expression ('{a}' and '{b}')", node)
+        return a
+    if a.is_vector or b.is_vector:
+        v, s = (a, b) if a.is_vector else (b, a)
+        if not s.is_scalar or s.is_void:
+            raise SemaError(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+        if rank(s) > rank(v.element) and not (s.is_integer and v.element.is_float):
+            raise SemaError(f"cannot convert between scalar type '{s}' and vector type '{v}' as "
+                            "implicit casting would cause truncation", node)
+        return v
+    if not (a.is_arithmetic and b.is_arithmetic):
+        raise SemaError(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+    return common_scalar(a, b)
+
+
+def check_implicit(src: CType, dst: CType, node, what: str = "assigning to") -> None:
+    """Whether ``src`` converts implicitly to ``dst`` (assignment, argument, return):
+    scalar ↔ scalar, scalar → vector (splat), pointer compatibility by address space."""
+    if src == dst:
+        return
+    if dst.is_vector:
+        if src.is_vector:
+            raise SemaError(f"{what} '{dst}' from incompatible type '{src}'", node)
+        if src.is_arithmetic:
+            return
+    if dst.is_scalar and not dst.is_void and src.is_scalar and not src.is_void:
+        return
+    if dst.is_pointer and src.is_pointer:
+        if not address_space_convertible(src.space, dst.space):
+            raise SemaError(f"{what} '{dst}' from '{src}' changes address space of pointer", node)
+        if src.const and not dst.const:
+            return  # clang warns (-Wincompatible-pointer-types-discards-qualifiers)
+        return
+    if dst.is_pointer and src.is_scalar and src.is_integer:
+        return  # the null pointer constant, or an int → pointer clang warns about
+    if dst.is_scalar and src.is_pointer and dst.is_integer:
+        return
+    if dst.is_record and src is dst:
+        return
+    raise SemaError(f"{what} '{dst}' from incompatible type '{src}'", node)
+
+
+def address_space_convertible(src: str, dst: str) -> bool:
+    if src == dst:
+        return True
+    return dst == "generic" and src in ("global", "local", "private")
+
+
+__all__ = ["SemaError", "Scope", "Symbol", "TypeResolver", "swizzle_indices", "arithmetic_result",
+           "check_implicit", "not_supported", "Array", "Function", "Pointer", "Record", "Scalar",
+           "Vector"]

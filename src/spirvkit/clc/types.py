@@ -1,0 +1,335 @@
+"""The OpenCL C type system: scalars, vectors, pointers with address spaces, arrays, records,
+functions; sizes and alignments per 64-bit SPIR (spec §1.1: a 3-vector takes the room and
+alignment of 4 elements), conversion ranks (§1.2.6) and type spelling as clang prints it.
+
+Types are immutable values compared structurally. ``size_t`` and friends are ``ulong``/``long``
+with a ``spelling`` that equality ignores: they convert like ulong but §1.9 bans them as kernel
+arguments, so the name has to survive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ADDRESS_SPACES = ("private", "global", "local", "constant", "generic")
+STORAGE_CLASS = {"private": "Function", "global": "CrossWorkgroup", "local": "Workgroup",
+                 "constant": "UniformConstant", "generic": "Generic"}
+VECTOR_WIDTHS = (2, 3, 4, 8, 16)
+
+
+class CType:
+    is_scalar = is_vector = is_pointer = is_array = is_record = is_function = is_void = False
+    is_float = is_integer = is_bool = False
+    kind = ""
+    bits = 0
+    signed = False
+
+    @property
+    def is_arithmetic(self) -> bool:
+        return self.is_scalar and not self.is_void
+
+    @property
+    def element(self) -> "Scalar":
+        """The element type of a vector, the type itself for a scalar."""
+        return self  # type: ignore[return-value]
+
+    @property
+    def width(self) -> int:
+        return 1
+
+
+@dataclass(frozen=True, eq=False)
+class Scalar(CType):
+    kind: str  # "void", "bool", "int", "float"
+    bits: int
+    signed: bool = True
+    spelling: str = field(default="", compare=False)
+
+    is_scalar = True
+
+    @property
+    def is_void(self) -> bool:  # type: ignore[override]
+        return self.kind == "void"
+
+    @property
+    def is_integer(self) -> bool:
+        return self.kind in ("int", "bool")
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "float"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.kind == "bool"
+
+    def key(self):
+        return (self.kind, self.bits, self.signed if self.kind == "int" else True)
+
+    def __eq__(self, other):
+        return isinstance(other, Scalar) and self.key() == other.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def __str__(self):
+        if self.spelling:
+            return self.spelling
+        if self.kind == "void":
+            return "void"
+        if self.kind == "bool":
+            return "bool"
+        if self.kind == "float":
+            return {16: "half", 32: "float", 64: "double"}[self.bits]
+        name = {8: "char", 16: "short", 32: "int", 64: "long"}[self.bits]
+        return name if self.signed else "u" + name
+
+    @property
+    def size(self) -> int:
+        return 1 if self.kind == "bool" else max(self.bits // 8, 1)
+
+    @property
+    def align(self) -> int:
+        return self.size
+
+    def with_signed(self, signed: bool) -> "Scalar":
+        return Scalar(self.kind, self.bits, signed)
+
+
+VOID = Scalar("void", 0)
+BOOL = Scalar("bool", 8, False)
+CHAR, UCHAR = Scalar("int", 8, True), Scalar("int", 8, False)
+SHORT, USHORT = Scalar("int", 16, True), Scalar("int", 16, False)
+INT, UINT = Scalar("int", 32, True), Scalar("int", 32, False)
+LONG, ULONG = Scalar("int", 64, True), Scalar("int", 64, False)
+HALF, FLOAT, DOUBLE = Scalar("float", 16), Scalar("float", 32), Scalar("float", 64)
+SIZE_T = Scalar("int", 64, False, "size_t")
+PTRDIFF_T = Scalar("int", 64, True, "ptrdiff_t")
+INTPTR_T = Scalar("int", 64, True, "intptr_t")
+UINTPTR_T = Scalar("int", 64, False, "uintptr_t")
+
+SCALAR_NAMES = {
+    "bool": BOOL, "char": CHAR, "uchar": UCHAR, "short": SHORT, "ushort": USHORT, "int": INT,
+    "uint": UINT, "long": LONG, "ulong": ULONG, "half": HALF, "float": FLOAT, "double": DOUBLE,
+    "void": VOID,
+}
+# Element types that have vector forms (§1.1.2; halfn with cl_khr_fp16).
+VECTOR_ELEMENTS = ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float",
+                   "double", "half")
+BUILTIN_TYPEDEFS = {"size_t": SIZE_T, "ptrdiff_t": PTRDIFF_T, "intptr_t": INTPTR_T,
+                    "uintptr_t": UINTPTR_T}
+
+
+@dataclass(frozen=True)
+class Vector(CType):
+    elem: Scalar
+    n: int
+
+    is_vector = True
+
+    @property
+    def element(self) -> Scalar:
+        return self.elem
+
+    @property
+    def width(self) -> int:
+        return self.n
+
+    def __str__(self):
+        return f"{self.elem.with_signed(self.elem.signed)}{self.n}"
+
+    @property
+    def size(self) -> int:
+        return self.elem.size * (4 if self.n == 3 else self.n)
+
+    @property
+    def align(self) -> int:
+        return self.size
+
+
+@dataclass(frozen=True)
+class Pointer(CType):
+    pointee: CType
+    space: str = "private"
+    const: bool = False  # the pointee is const-qualified
+    volatile: bool = False
+
+    is_pointer = True
+    size = 8
+    align = 8
+
+    def __eq__(self, other):
+        return isinstance(other, Pointer) and (self.pointee, self.space) == (other.pointee, other.space)
+
+    def __hash__(self):
+        return hash((self.pointee, self.space))
+
+    def __str__(self):
+        quals = ("const " if self.const else "") + ("volatile " if self.volatile else "")
+        space = "" if self.space == "private" else f"__{self.space} "
+        inner = self.pointee
+        if isinstance(inner, (Array, Function)):
+            return f"{quals}{space}{inner} (*)"
+        return f"{quals}{space}{inner} *"
+
+
+@dataclass(frozen=True)
+class Array(CType):
+    elem: CType
+    length: int | None  # None: incomplete (an unsized parameter or extern)
+
+    is_array = True
+
+    def __str__(self):
+        return f"{self.elem}[{'' if self.length is None else self.length}]"
+
+    @property
+    def size(self) -> int:
+        return self.elem.size * (self.length or 0)
+
+    @property
+    def align(self) -> int:
+        return self.elem.align
+
+
+class Record(CType):
+    """A struct or union: identity is the declaration (two tags are two types)."""
+
+    is_record = True
+
+    def __init__(self, kind: str, name: str | None):
+        self.kind = kind
+        self.name = name
+        self.fields: list[tuple[str, CType, int]] | None = None  # (name, type, offset)
+        self.size = 0
+        self.align = 1
+        self.packed = False
+
+    @property
+    def complete(self) -> bool:
+        return self.fields is not None
+
+    def define(self, members: list[tuple[str, CType]], packed: bool = False, align: int = 0) -> None:
+        """Lay the members out as C does (and 64-bit SPIR): each at its alignment, the size
+        rounded up to the largest alignment; a union's members all at offset 0."""
+        offset, biggest, fields = 0, 1, []
+        for name, t in members:
+            a = 1 if packed else t.align
+            biggest = max(biggest, a)
+            if self.kind == "union":
+                fields.append((name, t, 0))
+                offset = max(offset, t.size)
+            else:
+                offset = (offset + a - 1) // a * a
+                fields.append((name, t, offset))
+                offset += t.size
+        biggest = max(biggest, align)
+        self.fields = fields
+        self.align = biggest
+        self.size = (offset + biggest - 1) // biggest * biggest
+        self.packed = packed
+
+    def field(self, name: str):
+        for i, (fname, t, off) in enumerate(self.fields or ()):
+            if fname == name:
+                return i, t, off
+        return None
+
+    def __str__(self):
+        return f"{self.kind} {self.name}" if self.name else f"{self.kind} (anonymous)"
+
+
+@dataclass(frozen=True)
+class Function(CType):
+    result: CType
+    params: tuple
+    variadic: bool = False
+
+    is_function = True
+    size = 1
+    align = 1
+
+    def __str__(self):
+        ps = ", ".join(str(p) for p in self.params) + (", ..." if self.variadic else "")
+        return f"{self.result} ({ps or 'void'})"
+
+
+@dataclass(frozen=True)
+class EventType(CType):
+    size = 8
+    align = 8
+
+    def __str__(self):
+        return "event_t"
+
+
+EVENT_T = EventType()
+
+
+def vector_of(elem: Scalar, n: int) -> CType:
+    return elem if n == 1 else Vector(elem, n)
+
+
+def type_from_name(name: str) -> CType | None:
+    """``float4`` → Vector(float, 4); ``uint`` → UINT; None when the name is no built-in type."""
+    if name in SCALAR_NAMES:
+        return SCALAR_NAMES[name]
+    if name in BUILTIN_TYPEDEFS:
+        return BUILTIN_TYPEDEFS[name]
+    for w in (16, 8, 4, 3, 2):
+        suffix = str(w)
+        if name.endswith(suffix) and name[: -len(suffix)] in VECTOR_ELEMENTS:
+            return Vector(SCALAR_NAMES[name[: -len(suffix)]], w)
+    return None
+
+
+def rank(t: Scalar) -> tuple:
+    """Conversion rank (§1.2.6): floats above integers, wider above narrower, unsigned above
+    signed of the same width, bool lowest."""
+    if t.kind == "float":
+        return (2, t.bits, 0)
+    if t.kind == "bool":
+        return (0, 0, 0)
+    return (1, t.bits, 0 if t.signed else 1)
+
+
+def promote(t: Scalar) -> Scalar:
+    """C99 integer promotion (scalars only: OpenCL vectors are not promoted)."""
+    if t.kind == "bool" or (t.kind == "int" and t.bits < 32):
+        return INT
+    return t
+
+
+def common_scalar(a: Scalar, b: Scalar) -> Scalar:
+    """The C99 usual arithmetic conversions of two scalar types."""
+    if a.is_float or b.is_float:
+        return a if rank(a) >= rank(b) else b
+    a, b = promote(a), promote(b)
+    if a == b:
+        return a
+    if a.signed == b.signed:
+        return a if a.bits >= b.bits else b
+    u, s = (a, b) if not a.signed else (b, a)
+    if u.bits >= s.bits:
+        return u
+    return s  # the signed type is wider and holds every unsigned value
+
+
+def relational_result(t: CType) -> CType:
+    """Relational operators on vectors give -1/0 in the signed integer vector of the same
+    element width (§1.3); on scalars, int."""
+    if t.is_vector:
+        bits = t.element.bits if t.element.kind != "bool" else 8
+        return Vector(Scalar("int", bits, True), t.width)
+    return INT
+
+
+def unqualified_name(t: CType) -> str:
+    """The type as llvm-spirv spells it in ``kernel_arg_type`` (no qualifiers or spaces)."""
+    if isinstance(t, Pointer):
+        return unqualified_name(t.pointee) + "*"
+    if isinstance(t, Scalar) and t.spelling:
+        return t.spelling
+    if isinstance(t, Record):
+        return f"{t.kind} {t.name}" if t.name else t.kind
+    return str(t)
