@@ -119,6 +119,7 @@ def _sizes(size) -> tuple[int, ...] | None:
 
 
 _PROGRAMS: dict[tuple[str, str], object] = {}
+SESSION_RESULTS: dict[str, list] = {}   # reference outputs by case, for every test module
 
 
 def build(source: str, options: str = "", *, reuse: bool = True):

@@ -294,6 +294,8 @@ class Case:
     # Corrects PoCL's result where PoCL is known to break the OpenCL spec, as
     # (values, outputs) -> outputs; each use says what it corrects.
     pocl_fixup: Any = None
+    # Why PoCL cannot run the case at all (then ``oracle`` is the reference).
+    pocl_missing: str = ""
 
     @property
     def non_uniform(self) -> bool:
@@ -832,6 +834,34 @@ def _nonuniform_oracle(values: list) -> list:
     return [None, out.reshape(-1), sums]
 
 
+def _collectives() -> list[Case]:
+    from . import collective_oracles as oracles
+
+    missing = "PoCL 3.0's CPU device does not link work_group_* functions"
+    cases = []
+    # Every local size from 1 to 256 would be 256 compilations (the executor compiles a
+    # barrier kernel per local size); these cover 1, odd, prime, powers of two and 256.
+    for local in (1, 3, 7, 16, 31, 64, 100, 256):
+        n = local * 3
+        cases.append(Case("workgroup_collectives", "wg_int", n, local, name=f"l{local}", oracle=oracles.wg_int(local),
+                          pocl_missing=missing, args=(In(i32, n, Rand(-100, 100)), Out(i32, 5 * n))))
+    for local in (1, 5, 64):
+        n = local * 4
+        cases.append(Case("workgroup_collectives", "wg_wide", n, local, name=f"l{local}",
+                          oracle=oracles.wg_wide(local), pocl_missing=missing,
+                          args=(In(u32, n, Bits()), In(i64, n, Bits()), Out(u64, 5 * n))))
+    for local, width, height in (((4, 3), 8, 6), ((16, 16), 32, 32), ((5, 2), 10, 4)):
+        cases.append(Case("workgroup_collectives", "wg_float_2d", (width, height), local,
+                          name=f"l{local[0]}x{local[1]}", oracle=oracles.wg_float_2d(width, local),
+                          pocl_missing=missing, args=(In(f32, width * height, Rand(-10, 10)),
+                                                      Out(f32, 4 * width * height))))
+    for local in (8, 64):
+        cases.append(Case("workgroup_collectives", "wg_loop", local * 2, local, name=f"l{local}",
+                          oracle=oracles.wg_loop(local), pocl_missing=missing,
+                          args=(In(i32, local * 2, Rand(0, 50)), Out(i32, local * 2), Scalar(i32, 3))))
+    return cases
+
+
 def _work_items() -> list[Case]:
     return [
         Case("workitem_1d", "workitem_1d", 256, 64, (Out(i32, 12 * 256),)),
@@ -864,7 +894,7 @@ def _with_variants(cases: list[Case]) -> list[Case]:
 
 
 BASE_CASES: list[Case] = [
-    *_vectors(), *_integers(), *_conversions(), *_control_flow(), *_barriers_and_local(), *_atomics(),
+    *_vectors(), *_integers(), *_conversions(), *_control_flow(), *_barriers_and_local(), *_collectives(), *_atomics(),
     *_structs_and_program_scope(), *_floats(), *_work_items(),
 ]
 CASES: list[Case] = _with_variants(BASE_CASES)

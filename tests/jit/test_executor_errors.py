@@ -440,10 +440,37 @@ def test_infinite_loop_stopped_by_timeout(unchecked):
 
 
 # ----- unsupported features ----------------------------------------------------------------------
-def test_group_instruction_not_supported():
+def test_group_reduce_in_the_kernel_runs():
+    """A work-group collective in the kernel function itself is supported (the corpus kernels
+    workgroup_collectives.cl test them fully); as a SPIR-V module with no barrier at all."""
     body = ld("x", "uint", "a", "gid") + "%r = OpGroupIAdd %uint %uint_2 Reduce %x\n" + st("a", "gid", "uint", "r")
     k = simple([("a", "pCW_uint")], body, capabilities=("Groups",))
-    with pytest.raises(spirvkit.NotSupportedError, match=r"not supported yet: OpGroupIAdd"):
+    a = np.arange(8, dtype=np.uint32)
+    k(8, 4, a)
+    assert a.tolist() == [6] * 4 + [22] * 4
+
+
+def test_group_operation_at_device_scope_not_supported():
+    body = ld("x", "uint", "a", "gid") + "%r = OpGroupIAdd %uint %uint_1 Reduce %x\n" + st("a", "gid", "uint", "r")
+    k = simple([("a", "pCW_uint")], body, capabilities=("Groups",))
+    with pytest.raises(spirvkit.NotSupportedError, match=r"not supported yet: OpGroupIAdd with execution scope 1"):
+        k(4, None, np.zeros(4, np.uint32))
+
+
+def test_group_operation_in_a_called_function_not_supported():
+    helper = """
+%sum = OpFunction %uint None %fn_sum
+%v = OpFunctionParameter %uint
+%sum_entry = OpLabel
+%t = OpGroupIAdd %uint %uint_2 Reduce %v
+OpReturnValue %t
+OpFunctionEnd
+"""
+    body = ld("x", "uint", "a", "gid") + "%r = OpFunctionCall %uint %sum %x\n" + st("a", "gid", "uint", "r")
+    fn, fn_type = kernel_function([("a", "pCW_uint")], body)
+    k = program(helper + fn, types=fn_type + "\n%fn_sum = OpTypeFunction %uint %uint",
+                capabilities=("Groups",)).kernel("main")
+    with pytest.raises(spirvkit.NotSupportedError, match=r"OpGroupIAdd in a function the kernel calls"):
         k(4, None, np.zeros(4, np.uint32))
 
 

@@ -43,7 +43,11 @@ import spirvkit
 
 # --------------------------------------------------------------------------- running
 
-_POCL_RESULTS: dict[str, list] = {}
+# One cache for the session, kept in the shared ``pocl`` module: this module can be imported
+# twice under two names (pytest's, and ``jit.test_kernel_corpus`` from tests/clc), and a second
+# PoCL run of a kernel that changes program-scope variables would not start from their
+# initialisers (PoCL keeps them across rebuilds of the same source).
+_POCL_RESULTS: dict[str, list] = pocl.SESSION_RESULTS
 LAUNCH_TIMEOUT_S = 10.0
 
 
@@ -69,7 +73,7 @@ def _pocl_args(case: Case, values: list) -> list:
 
 
 def _pocl_can_run(case: Case) -> bool:
-    return not case.non_uniform or pocl.supports_non_uniform_work_groups()
+    return not case.pocl_missing and (not case.non_uniform or pocl.supports_non_uniform_work_groups())
 
 
 def pocl_outputs(case: Case) -> list:
@@ -86,7 +90,8 @@ def pocl_outputs(case: Case) -> list:
         elif case.oracle is not None:
             result = case.oracle(values)
         else:
-            pytest.skip(f"{case.id}: PoCL's device has no non-uniform work-groups and the case has no oracle")
+            pytest.skip(f"{case.id}: PoCL cannot run it ({case.pocl_missing or 'no non-uniform work-groups'}) "
+                        "and the case has no oracle")
         _POCL_RESULTS[case.ref_key] = result
     return _POCL_RESULTS[case.ref_key]
 

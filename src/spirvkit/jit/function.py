@@ -209,6 +209,9 @@ class FunctionLowering:
             self.current = inst
             if region is not None and region.pending_stores and inst.opcode != 245:
                 self._store_region_values()   # after the block's phis, which must stay first
+            if region is not None and inst.offset in region.layout.collective_inputs:
+                region.collective(self, inst)   # leaves the operands; the region ends here
+                break
             handler = HANDLERS.get(inst.opcode)
             if handler is None:
                 raise NotSupportedError(f"{inst.opname} (word {inst.offset})")

@@ -25,6 +25,7 @@ import dataclasses
 
 from ..spirv.binary import Instruction
 from ..spirv.module import Block, Function
+from .collectives import is_sync
 from .function import successors
 
 OP_CONTROL_BARRIER, OP_PHI, OP_BRANCH_CONDITIONAL = 224, 245, 250
@@ -90,7 +91,7 @@ def _cuttable_headers(fn: Function, uniform: set[int]) -> tuple[set[int], set[in
     for header, body in loops.items():
         if any(h != header and h in body for h in loops):
             continue                                            # not innermost
-        if any(i.opcode == OP_CONTROL_BARRIER for x in body for i in by_id[x].instructions):
+        if any(is_sync(i) for x in body for i in by_id[x].instructions):
             continue
         exits = [by_id[x].terminator for x in body
                  if any(s not in body for s in successors(by_id[x]))]

@@ -57,13 +57,16 @@ def builtin_variables(module: Module) -> dict[int, str]:
 
 
 def functions_with_barriers(module: Module) -> set[int]:
-    """Functions that execute a control barrier, directly or through a call."""
+    """Functions that execute a control barrier or a work-group collective, directly or through
+    a call."""
+    from .collectives import is_sync
+
     direct, calls = set(), {}
     for fn in module.functions:
         callees = set()
         for block in fn.blocks:
             for inst in block.instructions:
-                if inst.opcode == OP_CONTROL_BARRIER:
+                if is_sync(inst):          # barriers and work-group collectives
                     direct.add(fn.id)
                 elif inst.opcode == OP_FUNCTION_CALL:
                     callees.add(inst.words[3])

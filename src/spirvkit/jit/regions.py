@@ -21,6 +21,9 @@ from llvmlite import ir
 
 from ..spirv.module import Function
 from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr, successors
+from . import collectives
+from .collectives import is_collective, is_sync
+from .collectives import operands as collective_operands
 from .intrinsics import intrinsic
 from .loop_cuts import is_cut
 
@@ -79,7 +82,8 @@ def live_after_barriers(fn: Function) -> set[int]:
     for b in fn.blocks:
         live = set(live_out[b.id])
         for inst in reversed(b.instructions):
-            if inst.opcode == OP_CONTROL_BARRIER:
+            if is_sync(inst):
+                # After a collective its result is live too: the group function writes it.
                 result |= live
             if inst.result_id is not None:
                 live.discard(inst.result_id)
@@ -105,6 +109,7 @@ class RecordLayout:
     shadows: dict[int, tuple[Slot, Slot]] = field(default_factory=dict)  # pointer-holding variables
     invariant: set[int] = field(default_factory=set)   # never spilled: recomputed at region entry
     next_slots: dict[int, Slot] = field(default_factory=dict)   # uniform inductions' next values
+    collective_inputs: dict[int, list[Slot]] = field(default_factory=dict)   # offset -> operand slots
     bytes_per_item: int = 0
 
     uniform_bytes: int = 0
@@ -131,6 +136,15 @@ def record_layout(ml, fn: Function, uniform_inductions: set[int] = frozenset()) 
                 layout.shadows[inst.words[2]] = (layout.add(PTR, 8), layout.add(PTR, 8))
     uniform = uniform_values(ml.builtins, fn, uniform_inductions)
     layout.invariant = invariant_values(ml, fn)
+    for block in fn.blocks:
+        for inst in block.instructions:
+            if is_collective(inst):
+                slots = []
+                for value_id in collective_operands(inst):
+                    llvm_t = ml.types[ml.module.definition(value_id).words[1]].llvm
+                    stored = I8 if llvm_t == I1 else llvm_t
+                    slots.append(layout.add(stored, stored.get_abi_size(td)))
+                layout.collective_inputs[inst.offset] = slots
     for value_id in sorted(live_after_barriers(fn)):
         inst = ml.module.definition(value_id)
         if inst is None or inst.opcode == OP_VARIABLE or value_id in layout.invariant:
@@ -193,7 +207,7 @@ def uniform_values(builtins: dict[int, str], fn: Function, inductions: set[int] 
     order = reverse_postorder(fn.blocks)
     rank = {b.id: i for i, b in enumerate(order)}
     barrier_ranks = [rank[b.id] for b in fn.blocks if b.id in rank   # real barriers, not loop cuts
-                     and any(i.opcode == OP_CONTROL_BARRIER and not is_cut(i) for i in b.instructions)]
+                     and any(is_sync(i) and not is_cut(i) for i in b.instructions)]
     headers = set()
     for b in order:
         for s in successors(b):
@@ -328,6 +342,11 @@ class RegionState:
         return True
 
 
+    def collective(self, fl: FunctionLowering, inst) -> None:
+        from .collectives import leave_operands
+
+        leave_operands(fl, inst, self.layout.collective_inputs[inst.offset], self.barrier_index[inst.offset])
+
     def address(self, b: ir.IRBuilder, slot: Slot) -> ir.Value:
         if slot.uniform:   # after every work-item's arrays
             at = b.add(b.mul(ir.Constant(I64, self.layout.bytes_per_item), self.count), ir.Constant(I64, slot.start))
@@ -370,7 +389,7 @@ def lower_region(fl: FunctionLowering, entry: ir.Block, start_label: int, start_
     tail_insts = start_block.instructions[start_index:]
 
     def stops(insts) -> bool:
-        return any(i.opcode == OP_CONTROL_BARRIER for i in insts)
+        return any(is_sync(i) for i in insts)
 
     # Depth-first order from the start, not entering the successors of a block that stops at
     # a barrier; then reverse postorder so definitions come before uses.
@@ -494,11 +513,12 @@ def build_region_group(kb) -> ir.Function:
     # Regions after loop cuts are numbered first: the scheduler runs the lowest-numbered
     # region, so no real barrier is released while a work-item is still in a cut loop.
     barriers = [(block.id, i + 1, inst) for block in spv_fn.blocks
-                for i, inst in enumerate(block.instructions) if inst.opcode == OP_CONTROL_BARRIER]
+                for i, inst in enumerate(block.instructions) if is_sync(inst)]
     barriers.sort(key=lambda found: not is_cut(found[2]))
     # (Identical barriers compare equal: they are told apart by offset.)
     barrier_index = {inst.offset: k + 1 for k, (_, _, inst) in enumerate(barriers)}
     starts = [(spv_fn.blocks[0].id, 0)] + [(label, index) for label, index, _ in barriers]
+    collective_at = {barrier_index[inst.offset]: inst for _, _, inst in barriers if is_collective(inst)}
     # The cut after a uniform induction variable's phi: the state of work-items still looping.
     cut_of_block = {label: barrier_index[inst.offset] for label, _, inst in barriers if is_cut(inst)}
     phi_block = {i.words[2]: block.id for block in spv_fn.blocks for i in block.instructions if i.opcode == OP_PHI}
@@ -548,6 +568,11 @@ def build_region_group(kb) -> ir.Function:
         b.position_at_end(block)
         b.store(ir.Constant(I32, DONE), lowest)
         b.store(ir.Constant(I32, 0), highest)
+        if r in collective_at:   # everyone waits at this collective: the group's part first
+            inst = collective_at[r]
+            out = layout.values.get(inst.result_id)
+            collectives.compute(kb, b, fn, inst, layout.collective_inputs[inst.offset], out[0] if out else None,
+                                states, records, count, (sx, sy, sz), r)
 
         def run(lx, ly, lz, i, inline=True):
             # The slow path (work-items in different states) calls the region out of line with

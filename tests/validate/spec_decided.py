@@ -1,0 +1,202 @@
+"""Rules by which spirvkit rejects modules that spirv-val (SPIRV-Tools 2025.5) accepts, where the
+specification text decides for spirvkit, with the text that decides each.
+
+``agreement.py --write docs/validator-differences.md`` puts the quotes under each group of
+disagreements. The agreement tests count a disagreement as settled when spirv-val accepts a mutant
+and every spirvkit diagnostic for it matches one of these notes (the rule id, and the message
+pattern where one rule covers several cases); they report the raw agreement too.
+
+Spec texts: ``/work/shared/spec/`` — SPIR-V = spirv-1.0-spec.txt (unified text, sections as
+numbered there), OpenCL env NEW = opencl-spirv-env-3.0.txt (sections as numbered there), OpenCL env
+OLD = opencl-spirv-env-2.2.txt (per-version "Validation Rules" lists, unnumbered).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SPIRVKIT_RIGHT = "spirvkit right by spec"
+
+
+@dataclass(frozen=True)
+class Note:
+    rule: str          # spirvkit rule id
+    pattern: str       # regex the diagnostic message must match ('' = any)
+    title: str
+    quote: str         # markdown: the deciding text, quoted, with its section
+    verdict: str = SPIRVKIT_RIGHT
+
+    def matches(self, diag) -> bool:
+        return diag.rule == self.rule and (not self.pattern or re.search(self.pattern, diag.message) is not None)
+
+
+NOTES: tuple[Note, ...] = (
+    Note("decorations.target", r"^Alignment decoration",
+         "Alignment on something that is not a pointer (a type, a constant, a label, a non-pointer value)",
+         '> "Alignment — Apply to a pointer. This declares a known minimum alignment the pointer has." '
+         "(SPIR-V §3.20 Decoration, 44)\n\nA pointer *type*, a constant or a label is not a pointer value."),
+    Note("decorations.target", r"^SaturatedConversion decoration",
+         "SaturatedConversion on something that is not a conversion to an integer type",
+         '> "This decoration can only be applied to conversion instructions to integer types, not including '
+         'the OpSatConvertUToS and OpSatConvertSToU instructions." (SPIR-V §3.20 Decoration, 28 '
+         "SaturatedConversion)"),
+    Note("decorations.target", r"^FuncParamAttr decoration",
+         "FuncParamAttr on a variable (not a function parameter or a function's return value)",
+         '> "FuncParamAttr — Indicates a function return value or parameter attribute." (SPIR-V §3.20 '
+         'Decoration, 38)\n>\n> "Adds additional information to the return type and to each parameter of a '
+         'function." (SPIR-V §3.19 Function Parameter Attribute)'),
+    Note("decorations.target", r"^FPRoundingMode decoration",
+         "FPRoundingMode on something that is not a floating-point conversion",
+         '> "Associate a rounding mode to a floating-point conversion instruction." (SPIR-V §3.16 FP Rounding '
+         "Mode; the FPRoundingMode decoration, §3.20 39, takes this operand)"),
+    Note("decorations.target", r"^Offset can only be applied to structure members",
+         "Offset with OpDecorate (on a variable or type, not a structure member)",
+         '> "Offset — Apply to a structure-type member." (SPIR-V §3.20 Decoration, 35)'),
+    Note("opencl.fp-rounding-mode", "",
+         "FPRoundingMode on anything but the five conversions (OpenCL env)",
+         '> "Results of the following conversion instructions may include an optional FPRoundingMode '
+         'decoration: OpConvertFToU, OpConvertFToS, OpConvertSToF, OpConvertUToF, OpFConvert. The FPRoundingMode '
+         'decoration may not be added to results of any other instruction." (OpenCL env NEW §6.2 Rounding Modes '
+         'for Conversions)\n>\n> "Associate a rounding mode to a floating-point conversion instruction." '
+         "(SPIR-V §3.16)"),
+    Note("opencl.execution-scope", "",
+         "Execution scope other than Workgroup/Subgroup (barriers, pipe group instructions) in OpenCL",
+         '> "For all other instructions, Scope for Execution must be one of: Workgroup; Subgroup (For OpenCL '
+         '2.1, OpenCL 2.2, or OpenCL 3.0 devices supporting Subgroups)" (OpenCL env NEW §4 Validation Rules)\n>\n'
+         '> "Scope for Execution is generally limited to: Workgroup, Subgroup" (OpenCL env OLD, OpenCL 2.2 and '
+         '2.1 Validation Rules); "Scope for Execution is generally limited to: Workgroup" (OLD, OpenCL 2.0 and '
+         "1.2 Validation Rules)\n\nspirv-val checks scopes per target env but not this OpenCL list."),
+    Note("opencl.kernel-parameter", "",
+         "Kernel pointer parameter in a storage class other than CrossWorkgroup/Workgroup/UniformConstant",
+         '> "For OpTypePointer parameters, supported Storage Classes are: CrossWorkgroup, Workgroup, '
+         'UniformConstant" (OpenCL env NEW §2.8.2 Kernel Arguments; OLD "Kernel Arguments" has the same list)'
+         "\n\nspirvkit already relaxes this for Function-storage pointers decorated FuncParamAttr ByVal (the "
+         "way clang/llvm-spirv pass by-value aggregates: \"Environments that support extensions or optional "
+         'features may allow additional types in an entry point\'s parameter list", same section). The '
+         "mutants here are plain Function, Image or Input pointers."),
+    Note("opencl.builtin-type", "",
+         "OpenCL built-in variable of the wrong type (a 2- or 4-component GlobalInvocationId, ...)",
+         '> "The following table describes the required SPIR-V type for built-in variables. ... '
+         'GlobalInvocationId — OpTypeVector of 3 components of size_t" (OpenCL env NEW §2.9 Built-in '
+         "Variables; size_t is the 32- or 64-bit OpTypeInt of the addressing model)"),
+    Note("opencl.builtin-storage-class", "",
+         "OpenCL built-in variable outside the Input storage class",
+         '> "An OpVariable in a SPIR-V module with the BuiltIn decoration represents a built-in variable. All '
+         'built-in variables must be in the Input storage class." (OpenCL env NEW §2.9 Built-in Variables)'),
+    Note("opencl.atomic-scope", "",
+         "Atomic memory scope Invocation in OpenCL 2.x",
+         '> "In an OpenCL 1.2 environment, for the Atomic Instructions, the Scope for Memory must be Device ... '
+         'Otherwise, Scope for Memory must be one of: CrossDevice, Device, Workgroup, Subgroup" (each gated by '
+         "a device capability; OpenCL env NEW §4 Validation Rules). Invocation is not in the list."),
+    Note("types.int-signedness", "",
+         "OpTypeInt Signedness other than 0 or 1",
+         '> "Signedness specifies whether there are signed semantics to preserve or validate. 0 indicates '
+         'unsigned, or no signedness semantics. 1 indicates signed semantics." (SPIR-V §3.32.6 OpTypeInt)'
+         "\n\nNo other value has a meaning."),
+    Note("types.kernel-int-signedness", "",
+         "Signed OpTypeInt in a module that declares Kernel",
+         '> "The Signedness in OpTypeInt must always be 0." (SPIR-V §2.16.3 Validation Rules for Kernel '
+         'Capabilities)\n>\n> "For all OpTypeInt integer type-declaration instructions: Signedness must be 0" '
+         "(OpenCL env NEW §4)"),
+    Note("group.execution-scope", r"^GroupAsyncCopy|^GroupWaitEvents",
+         "OpGroupAsyncCopy/OpGroupWaitEvents with an execution scope other than Workgroup (OpenCL)",
+         '> "For the instructions OpGroupAsyncCopy and OpGroupWaitEvents, Scope for Execution must be: '
+         'Workgroup" (OpenCL env NEW §4; OLD: "Scope for Execution for the OpGroupAsyncCopy and '
+         'OpGroupWaitEvents instructions is specifically limited to: Workgroup")'),
+    Note("group.execution-scope", "",
+         "Group operation with an execution scope other than Workgroup/Subgroup",
+         '> "Execution must be Workgroup or Subgroup Scope." (SPIR-V §3.32.21 Group Instructions: OpGroupAll, '
+         "OpGroupAny, OpGroupBroadcast, OpGroupIAdd, OpGroupFAdd, OpGroupFMin ... OpGroupSMax)"),
+    Note("group.operand-type", "",
+         "OpGroupFAdd (or another float group operation) whose Result Type is not floating-point",
+         '> "Result Type must be a 16-bit, 32-bit, or 64-bit floating-point type scalar." (SPIR-V §3.32.21 '
+         "OpGroupFAdd; likewise OpGroupFMin, OpGroupFMax)"),
+    Note("cfg.switch-literals", "",
+         "OpSwitch with two equal case literals",
+         '> "It is invalid for any two literal to be equal to each other." (SPIR-V §3.32.17 OpSwitch)\n\n'
+         "spirv-val 2025.5 lets two equal literals through when they branch to the same label."),
+    Note("function.parameters", "",
+         "Function (declaration) with fewer OpFunctionParameter instructions than its type has parameters",
+         '> "The order of contiguous OpFunctionParameter instructions is the same order arguments will be '
+         "listed in an OpFunctionCall instruction to this function. It is also the same order in which "
+         "Parameter Type operands are listed in the OpTypeFunction of the Function Type operand for this "
+         "function's OpFunction instruction.\" (SPIR-V §3.32.9 OpFunctionParameter)\n\nOne "
+         "OpFunctionParameter per parameter type; spirv-val does not check declarations (functions without "
+         "blocks)."),
+)
+
+# rule id -> one line (the rules some note covers), for quick reference and older callers.
+SPEC_DECIDED: dict[str, str] = {}
+for _n in NOTES:
+    SPEC_DECIDED.setdefault(_n.rule, _n.title)
+
+
+def note_for(diag) -> Note | None:
+    """The first note whose rule and message pattern match a spirvkit diagnostic."""
+    for n in NOTES:
+        if n.matches(diag):
+            return n
+    return None
+
+
+def settled_by_spec(outcome) -> bool:
+    """spirv-val accepts, spirvkit rejects, and every spirvkit diagnostic is spec-decided."""
+    return bool(outcome.reference_valid and not outcome.agrees and outcome.crash is None and outcome.diagnostics
+                and all(note_for(d) is not None for d in outcome.diagnostics))
+
+
+# spirv-val was right: (spirv-val's message, the spirvkit rule that now checks it, the deciding text).
+FIXED: tuple[tuple[str, str, str], ...] = (
+    ("NonSemantic.Shader.DebugInfo.100 DebugCompilationUnit: expected operand Version must be a result id of 32-bit "
+     "unsigned OpConstant (2 mutants); ... Source must be a result id of DebugSource (1)", "extinst.debug-info",
+     "The NonSemantic.Shader.DebugInfo.100 specification (not among the project's spec texts): the numbers "
+     "OpenCL.DebugInfo.100 writes as literals are <id>s of 32-bit integer OpConstants, and Source is a DebugSource. "
+     "SPIR-V §3.32.4 leaves an extended instruction's operands to its set's specification."),
+    ("OpenCL.DebugInfo.100 DebugTypeArray: Component Count must be OpConstant with a 32- or 64-bits integer scalar "
+     "type or DebugGlobalVariable or DebugLocalVariable; DebugTypePointer: expected operand Base Type is not a "
+     "valid debug type", "extinst.debug-info",
+     "The OpenCL.DebugInfo.100 specification (not among the project's spec texts; OpenCL env NEW §5.2.21 makes the "
+     "set available with cl_khr_spirv_extended_debug_info)."),
+    ("GLSL.std.450 PackHalf2x16: expected Result Type to be 32-bit int scalar type; PackSnorm2x16: expected operand V "
+     "to be a 32-bit float vector of size 2; InterpolateAtSample: expected Sample to be 32-bit integer",
+     "extinst.glsl-std-450",
+     "The GLSL.std.450 specification (not among the project's spec texts): each Pack*/Unpack* instruction names its "
+     "result and operand types; InterpolateAtSample's sample is a 32-bit integer."),
+    ("Expected Image 'Sampled' parameter to be 1 (OpImageFetch)", "image.operand-type",
+     "\"Image must be an object whose type is OpTypeImage. Its Dim operand cannot be Cube, and its Sampled operand "
+     "must be 1.\" (SPIR-V §3.32.10 OpImageFetch)"),
+    ("Expected Coordinate to be float scalar or vector (OpImageQueryLod)", "image.operand-type",
+     "\"Coordinate must be a scalar or vector of floating-point type or integer type. ... Unless the Kernel "
+     "capability is being used, it must be floating point.\" (SPIR-V §3.32.10 OpImageQueryLod)"),
+    ("Expected Sample for Image with MS 0 to be a valid <id> for the value 0 (OpImageTexelPointer)",
+     "memory.texel-pointer-sample",
+     "\"Sample must be an integer type scalar. ... It must be a valid <id> for the value 0 if the OpTypeImage has MS "
+     "of 0.\" (SPIR-V §3.32.8 OpImageTexelPointer)"),
+    ("ID '…' has not been defined (a DebugExpression naming DebugOperations defined after it)",
+     "ids.defined-before-use",
+     "SPIR-V §2.4: forward references are allowed only for OpFunction operands, annotations, labels, phis, "
+     "OpTypeForwardPointer and OpEntryPoint interfaces. spirvkit had allowed any debug-info instruction to "
+     "forward-reference another; now only DebugTypeComposite's members (which name their parent) may."),
+    ("Invalid use of function type result id '…' (an OpSpecConstantOp with an OpTypeFunction result type)",
+     "ids.operand-kind", "\"OpFunction is the only valid use of OpTypeFunction.\" (SPIR-V §3.32.6 OpTypeFunction)"),
+    ("[VUID-StandaloneSpirv-Location-04916] Variable must be decorated with a location (2)",
+     "vulkan.interface-location",
+     "Vulkan spec, Standalone SPIR-V validation (VUID-StandaloneSpirv-Location-04916; a graphics rule the project's "
+     "vulkan-spirv-env.txt, an older appendix, does not carry): user-defined Input/Output interface variables of "
+     "graphics stages need a Location."),
+    ("[VUID-StandaloneSpirv-Flat-04744] Fragment OpEntryPoint operand … with Input interfaces with integer or float "
+     "type must have a Flat decoration", "vulkan.interface-flat",
+     "Vulkan spec (VUID-StandaloneSpirv-Flat-04744, graphics, not in vulkan-spirv-env.txt): integer and 64-bit float "
+     "fragment inputs are Flat."),
+)
+
+# spirvkit rules changed because the spec text did not back them: (rule, change, why).
+RELAXED: tuple[tuple[str, str, str], ...] = (
+    ("function.execution-mode-operands",
+     "LocalSize with a zero dimension is no longer an error when an object is decorated BuiltIn WorkgroupSize",
+     "The spec texts do not require a non-zero LocalSize (SPIR-V §3.6: \"Indicates the work-group size in the x, y, "
+     "and z dimensions.\"); spirv-val rejects a zero size, and spirvkit keeps that, but a WorkgroupSize constant "
+     "overrides LocalSize (digest-vulkan-env: \"WorkgroupSize: a 3×32-bit int constant that overrides LocalSize\"), "
+     "so the mode's operands are not used."),
+)
