@@ -2,15 +2,17 @@
 
 Entry point: :func:`lower_opencl_std` emits the IR for one ``OpExtInst`` at a builder's position.
 Operands and results are LLVM scalars (``half``/``float``/``double``, ``iN``) or ``<N x T>``
-vectors; everything works lane-wise. Integer signedness comes from the instruction name
-(``s_``/``u_``).
+vectors; everything works lane-wise. This module holds the floating-point (math and common)
+instructions; the integer ones are in :mod:`.opencl_integer`, those with a pointer operand
+(``sincos``, ``frexp`` ...) in :mod:`.opencl_pointer_math`, the shared IR helpers in
+:mod:`.opencl_ir`. Accuracy is measured by the sweep in ``tests/accuracy`` (``docs/accuracy.md``).
 
 Precision strategy (bounds: OpenCL SPIR-V environment spec, full profile, see
 ``/work/shared/spec/digest-opencl-env.md`` section 6):
 
 * Operations LLVM has an intrinsic for (``llvm.sqrt``, ``llvm.fma``, ``llvm.sin`` ...) use it; the
   transcendental ones become libm calls (``sinf``, ``sin``) per lane, which glibc keeps within the
-  OpenCL bounds. The others call the libm function lane by lane (:func:`_per_lane`).
+  OpenCL bounds. The others call the libm function lane by lane (:func:`.opencl_ir._per_lane`).
 * ``half`` is computed in ``float`` and rounded once at the end: ``float`` has more than 2*11+2
   significand bits, so correctly rounded ops stay correctly rounded and the rest stay far inside the
   half bounds. Exceptions, which must not be double rounded: ``fma`` (computed in ``double``, where
@@ -19,6 +21,9 @@ Precision strategy (bounds: OpenCL SPIR-V environment spec, full profile, see
 * A few ``float`` functions without a good ``float`` libm counterpart (``sinpi``, ``rootn``,
   ``pown``, ``asinpi`` ...) are computed in ``double`` and rounded once.
 * ``native_*`` and ``half_*`` are the full-precision functions (their bounds are looser).
+* glibc follows IEEE 754-2008 for signaling NaNs (``pow(sNaN, 0)``, ``hypot(inf, sNaN)`` are NaN);
+  OpenCL has no signaling NaNs and requires C99's exact results for every NaN, so ``pow``,
+  ``pown`` and ``hypot`` select those results explicitly.
 
 Runtime symbols: MCJIT resolves external symbols with ``dlsym`` over the process's *global* symbol
 namespace and silently resolves an unknown symbol to address 0, so a missing one is a segfault at
@@ -34,18 +39,17 @@ from __future__ import annotations
 
 import ctypes.util
 import math
-from collections.abc import Callable
 
 from llvmlite import ir
 
 from spirvkit.errors import NotSupportedError
 
-Emitter = Callable[[ir.IRBuilder, ir.Type, list], ir.Value]
-
-FLOAT = ir.FloatType()
-DOUBLE = ir.DoubleType()
-I1 = ir.IntType(1)
-I32 = ir.IntType(32)
+from .opencl_integer import INT_EMITTERS
+from .opencl_ir import (
+    DOUBLE, I1, Emitter, _const, _copysign, _elem, _fabs, _float_bits, _int_like, _intrinsic,
+    _is_half, _is_nan, _lanes, _libm, _libm_call, _pow, _promote_half, _select_chain, _splat,
+    _sqrt, _to_int32, _unary_intrinsic, _via_double, _width, _with_elem,
+)
 
 # Symbols the JIT'd code may need that live in shared libraries, and a sample of each library's.
 _RUNTIME_LIBRARIES = {"m": "sinf", "gcc_s": "__truncsfhf2"}
@@ -77,190 +81,7 @@ def ensure_libm_loaded() -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Type and constant helpers
-
-
-def _lanes(ty: ir.Type) -> int | None:
-    return ty.count if isinstance(ty, ir.VectorType) else None
-
-
-def _elem(ty: ir.Type) -> ir.Type:
-    return ty.element if isinstance(ty, ir.VectorType) else ty
-
-
-def _with_elem(ty: ir.Type, elem: ir.Type) -> ir.Type:
-    """The type of ty's shape (scalar or same lane count) with element type elem."""
-    return ir.VectorType(elem, ty.count) if isinstance(ty, ir.VectorType) else elem
-
-
-def _is_half(ty: ir.Type) -> bool:
-    return isinstance(_elem(ty), ir.HalfType)
-
-
-def _is_float(ty: ir.Type) -> bool:
-    return isinstance(_elem(ty), ir.FloatType)
-
-
-def _width(ty: ir.Type) -> int:
-    return _elem(ty).width
-
-
-def _mangle(ty: ir.Type) -> str:
-    """The overload suffix LLVM intrinsic names use: f32, i64, v4f32 ..."""
-    if isinstance(ty, ir.VectorType):
-        return f"v{ty.count}{_mangle(ty.element)}"
-    return ty.intrinsic_name
-
-
-def _const(ty: ir.Type, value) -> ir.Constant:
-    """A constant of ty; for a vector type, value in every lane."""
-    return ir.Constant(ty, value)
-
-
-def _float_bits(ty: ir.Type) -> tuple[int, int]:
-    """(significand bits without the implicit one, total bits) of ty's float element."""
-    elem = _elem(ty)
-    if isinstance(elem, ir.HalfType):
-        return 10, 16
-    if isinstance(elem, ir.FloatType):
-        return 23, 32
-    return 52, 64
-
-
-def _int_like(ty: ir.Type) -> ir.Type:
-    """The integer type with the bit layout of float type ty (for bitcasts)."""
-    return _with_elem(ty, ir.IntType(_float_bits(ty)[1]))
-
-
-def _splat(b: ir.IRBuilder, value: ir.Value, lanes: int) -> ir.Value:
-    vty = ir.VectorType(value.type, lanes)
-    one = b.insert_element(_const(vty, ir.Undefined), value, _const(I32, 0))
-    return b.shuffle_vector(one, _const(vty, ir.Undefined), _const(ir.VectorType(I32, lanes), 0))
-
-
-def _to_int32(b: ir.IRBuilder, value: ir.Value) -> ir.Value:
-    """An integer operand the libm signature wants as int (ldexp's k, pown's n)."""
-    width = _width(value.type)
-    if width == 32:
-        return value
-    target = _with_elem(value.type, I32)
-    return b.trunc(value, target) if width > 32 else b.sext(value, target)
-
-
-# ---------------------------------------------------------------------------------------------
-# Declarations and calls
-
-
-def _declare(module: ir.Module, name: str, fnty: ir.FunctionType) -> ir.Function:
-    """The module's function `name`, declared with fnty if it is not there yet."""
-    existing = module.globals.get(name)
-    if existing is not None:
-        return existing
-    return ir.Function(module, fnty, name)
-
-
-def _intrinsic(b: ir.IRBuilder, base: str, ret: ir.Type, args: list, overloads=None) -> ir.Value:
-    """Call LLVM intrinsic `base` overloaded on `overloads` (default: the result type)."""
-    suffix = ".".join(_mangle(t) for t in (overloads if overloads is not None else [ret]))
-    fnty = ir.FunctionType(ret, [a.type for a in args])
-    return b.call(_declare(b.module, f"{base}.{suffix}", fnty), args)
-
-
-def _per_lane(b: ir.IRBuilder, ty: ir.Type, args: list, scalar: Emitter) -> ir.Value:
-    """Apply a scalar emitter to every lane: extract each vector operand's lane, emit, insert."""
-    lanes = _lanes(ty)
-    if lanes is None:
-        return scalar(b, ty, args)
-    result = _const(ty, ir.Undefined)
-    for i in range(lanes):
-        index = _const(I32, i)
-        lane_args = [
-            b.extract_element(a, index) if isinstance(a.type, ir.VectorType) else a for a in args
-        ]
-        result = b.insert_element(result, scalar(b, ty.element, lane_args), index)
-    return result
-
-
-def _libm_call(b: ir.IRBuilder, stem: str, ret: ir.Type, args: list) -> ir.Value:
-    """Call libm's `stem` (double) or `stem`f (float), chosen by the first operand, lane by lane."""
-
-    def scalar(b, sty, sargs):
-        name = stem + ("f" if isinstance(sargs[0].type, ir.FloatType) else "")
-        fnty = ir.FunctionType(sty, [a.type for a in sargs])
-        return b.call(_declare(b.module, name, fnty), sargs)
-
-    return _per_lane(b, ret, args, scalar)
-
-
-def _libm(stem: str) -> Emitter:
-    return lambda b, ty, args: _libm_call(b, stem, ty, args)
-
-
-def _unary_intrinsic(base: str) -> Emitter:
-    return lambda b, ty, args: _intrinsic(b, base, ty, args)
-
-
-def _select_chain(b: ir.IRBuilder, cases: list, default: ir.Value) -> ir.Value:
-    """cases = [(cond, value), ...]: the value of the first true cond, else default."""
-    result = default
-    for cond, value in reversed(cases):
-        result = b.select(cond, value, result)
-    return result
-
-
-# ---------------------------------------------------------------------------------------------
-# Precision wrappers
-
-
-def _promote_half(emit: Emitter) -> Emitter:
-    """Compute a half function in float (operands fpext'ed, result rounded once)."""
-
-    def emitter(b, ty, args):
-        if not _is_half(ty) and not any(_is_half(a.type) for a in args):
-            return emit(b, ty, args)
-        wide = [b.fpext(a, _with_elem(a.type, FLOAT)) if _is_half(a.type) else a for a in args]
-        if not _is_half(ty):
-            return emit(b, ty, wide)
-        return b.fptrunc(emit(b, _with_elem(ty, FLOAT), wide), ty)
-
-    return emitter
-
-
-def _via_double(emit: Emitter) -> Emitter:
-    """Compute a float function in double and round once (for functions whose float formula would
-    lose too much, e.g. argument reduction by pi)."""
-
-    def emitter(b, ty, args):
-        if not _is_float(ty):
-            return emit(b, ty, args)
-        wide = [b.fpext(a, _with_elem(a.type, DOUBLE)) if _is_float(a.type) else a for a in args]
-        return b.fptrunc(emit(b, _with_elem(ty, DOUBLE), wide), ty)
-
-    return emitter
-
-
-# ---------------------------------------------------------------------------------------------
 # Floating-point emitters. Each takes (builder, result type, operands); half is already promoted.
-
-
-def _fabs(b, x):
-    return _intrinsic(b, "llvm.fabs", x.type, [x])
-
-
-def _copysign(b, x, y):
-    return _intrinsic(b, "llvm.copysign", x.type, [x, y])
-
-
-def _sqrt(b, x):
-    return _intrinsic(b, "llvm.sqrt", x.type, [x])
-
-
-def _pow(b, x, y):
-    return _intrinsic(b, "llvm.pow", x.type, [x, y])
-
-
-def _is_nan(b, x):
-    return b.fcmp_unordered("uno", x, x)
 
 
 def _fmin(b, ty, args):
@@ -348,6 +169,24 @@ def _cbrt(b, ty, args):
     refined = b.fmul(refined, pick(2.0**-200, 2.0**200))
     # Zeros, infinities and NaN make the step NaN; keep libm's (exact) answer for them.
     return b.select(b.fcmp_ordered("ord", refined, refined), refined, y0)
+
+
+def _hypot(b, ty, args):
+    # hypot(+-inf, y) = +inf even for a NaN y (C99 F.9.4.3); glibc returns NaN when y is a
+    # signaling NaN, which OpenCL treats as any NaN.
+    x, y = args
+    inf = _const(ty, math.inf)
+    either_inf = b.or_(b.fcmp_ordered("==", _fabs(b, x), inf), b.fcmp_ordered("==", _fabs(b, y), inf))
+    return b.select(either_inf, inf, _libm_call(b, "hypot", ty, args))
+
+
+def _remainder(b, ty, args):
+    # libm remainder, except that a zero result takes x's sign (C99 F.9.7.2 via fmod's rule):
+    # glibc's double remainder returns +-0 of the wrong sign for some denormal y.
+    x, _ = args
+    r = _libm_call(b, "remainder", ty, args)
+    is_zero = b.fcmp_ordered("==", r, _const(ty, 0.0))
+    return b.select(is_zero, _copysign(b, _const(ty, 0.0), x), r)
 
 
 def _fmod(b, ty, args):
@@ -455,10 +294,22 @@ def _ldexp(b, ty, args):
     return _libm_call(b, "ldexp", ty, [x, _to_int32(b, k)])
 
 
+def _pow_c99(b, ty, args):
+    """llvm.pow, plus pow(x, +-0) = 1 and pow(+1, y) = 1 for every x and y: glibc's pow returns
+    NaN for a signaling NaN there (IEEE 754-2008), but OpenCL does not support signaling NaNs
+    and requires 1 "for any x" (the sweep feeds random encodings, signaling NaNs among them)."""
+    x, y = args
+    one = _const(ty, 1.0)
+    exact_one = b.or_(b.fcmp_ordered("==", y, _const(ty, 0.0)), b.fcmp_ordered("==", x, one))
+    return b.select(exact_one, one, _pow(b, x, y))
+
+
 def _pown(b, ty, args):
-    # pow with an exactly converted integer exponent keeps pow's C99 edge cases (pown(x, 0) = 1).
+    # pow with an exactly converted integer exponent keeps pow's C99 edge cases; pown(x, 0) = 1
+    # for every x, signaling NaNs included.
     x, n = args
-    return _pow(b, x, b.sitofp(n, ty))
+    is_zero = b.icmp_signed("==", n, _const(n.type, 0))
+    return b.select(is_zero, _const(ty, 1.0), _pow(b, x, b.sitofp(n, ty)))
 
 
 def _powr(b, ty, args):
@@ -604,13 +455,12 @@ _FLOAT_INTRINSICS = {
     "sin": "llvm.sin",
     "cos": "llvm.cos",
     "copysign": "llvm.copysign",
-    "pow": "llvm.pow",
 }
 
 # Names computed by the libm function of the same name (float: name + "f"), lane by lane.
 _LIBM_FUNCTIONS = (
     "tan atan2 tanh asin acos atan sinh cosh asinh acosh atanh expm1 log1p erf erfc "
-    "tgamma lgamma hypot remainder logb"
+    "tgamma lgamma logb"
 ).split()
 
 _FLOAT_EMITTERS: dict[str, Emitter] = {
@@ -628,6 +478,8 @@ _FLOAT_EMITTERS: dict[str, Emitter] = {
     "recip": _recip,
     "exp10": _exp10,
     "fdim": _fdim,
+    "hypot": _hypot,
+    "remainder": _remainder,
     "cbrt": _cbrt,
     "fmod": _fmod,
     "maxmag": _magnitude_pick(_fmax, bigger=True),
@@ -642,6 +494,7 @@ _FLOAT_EMITTERS: dict[str, Emitter] = {
     "nextafter": _nextafter,
     "ilogb": _ilogb,
     "ldexp": _ldexp,
+    "pow": _pow_c99,
     "pown": _via_double(_pown),
     "powr": _powr,
     "rootn": _via_double(_rootn),
@@ -662,141 +515,8 @@ _RELAXED = "cos divide exp exp2 exp10 log log2 log10 powr recip rsqrt sin sqrt t
 _ALIASES = {f"{prefix}_{name}": name for prefix in ("native", "half") for name in _RELAXED}
 
 
-# ---------------------------------------------------------------------------------------------
-# Integer emitters
-
-
-def _smin(b, x, y, signed):
-    cmp = b.icmp_signed if signed else b.icmp_unsigned
-    return b.select(cmp("<", x, y), x, y)
-
-
-def _smax(b, x, y, signed):
-    cmp = b.icmp_signed if signed else b.icmp_unsigned
-    return b.select(cmp(">", x, y), x, y)
-
-
-def _shr(b, x, n, signed):
-    return b.ashr(x, n) if signed else b.lshr(x, n)
-
-
-def _ext(b, x, ty, signed):
-    return b.sext(x, ty) if signed else b.zext(x, ty)
-
-
-def _wide(ty):
-    return _with_elem(ty, ir.IntType(2 * _width(ty)))
-
-
-def _mul_hi(b, x, y, signed):
-    # The high half of the 2n-bit product.
-    wide = _wide(x.type)
-    product = b.mul(_ext(b, x, wide, signed), _ext(b, y, wide, signed))
-    return b.trunc(b.lshr(product, _const(wide, _width(x.type))), x.type)
-
-
-def _int_ops(signed: bool) -> dict[str, Emitter]:
-    """The s_ (signed) or u_ (unsigned) integer emitters, keyed by the name without prefix."""
-    s = signed
-
-    def abs_(b, ty, args):
-        if not s:
-            return args[0]
-        # INT_MIN stays INT_MIN, i.e. 2^(n-1) read as unsigned.
-        return _intrinsic(b, "llvm.abs", ty, [args[0], _const(I1, 0)], [ty])
-
-    def abs_diff(b, ty, args):
-        # The wrapped difference of the larger minus the smaller is the exact unsigned result.
-        x, y = args
-        return b.select(_cmp(b, ">", x, y), b.sub(x, y), b.sub(y, x))
-
-    def _cmp(b, op, x, y):
-        return (b.icmp_signed if s else b.icmp_unsigned)(op, x, y)
-
-    def hadd(b, ty, args):
-        # (x >> 1) + (y >> 1) + (x & y & 1): no overflow.
-        x, y = args
-        one = _const(ty, 1)
-        return b.add(b.add(_shr(b, x, one, s), _shr(b, y, one, s)), b.and_(b.and_(x, y), one))
-
-    def rhadd(b, ty, args):
-        x, y = args
-        one = _const(ty, 1)
-        return b.add(b.add(_shr(b, x, one, s), _shr(b, y, one, s)), b.and_(b.or_(x, y), one))
-
-    def clamp(b, ty, args):
-        x, lo, hi = args
-        return _smin(b, _smax(b, x, lo, s), hi, s)
-
-    def mad_sat(b, ty, args):
-        # a*b + c fits in 2n bits; clamp there, then narrow.
-        wide = _wide(ty)
-        a, x, c = (_ext(b, v, wide, s) for v in args)
-        full = b.add(b.mul(a, x), c)
-        n = _width(ty)
-        lo, hi = (-(1 << (n - 1)), (1 << (n - 1)) - 1) if s else (0, (1 << n) - 1)
-        clamped = _smin(b, _smax(b, full, _const(wide, lo), s), _const(wide, hi), s)
-        return b.trunc(clamped, ty)
-
-    def upsample(b, ty, args):
-        # (hi << n) | lo in 2n bits; hi's extension bits are shifted out, so sign does not matter.
-        hi, lo = args
-        n = _width(hi.type)
-        return b.or_(b.shl(b.zext(hi, ty), _const(ty, n)), b.zext(lo, ty))
-
-    sat = "s" if s else "u"
-    return {
-        "abs": abs_,
-        "abs_diff": abs_diff,
-        "min": lambda b, ty, a: _smin(b, a[0], a[1], s),
-        "max": lambda b, ty, a: _smax(b, a[0], a[1], s),
-        "clamp": clamp,
-        "mul_hi": lambda b, ty, a: _mul_hi(b, a[0], a[1], s),
-        "mad_hi": lambda b, ty, a: b.add(_mul_hi(b, a[0], a[1], s), a[2]),
-        # 24-bit operands are the caller's promise; the low 32 bits of the product are the result.
-        "mul24": lambda b, ty, a: b.mul(a[0], a[1]),
-        "mad24": lambda b, ty, a: b.add(b.mul(a[0], a[1]), a[2]),
-        "add_sat": lambda b, ty, a: _intrinsic(b, f"llvm.{sat}add.sat", ty, a),
-        "sub_sat": lambda b, ty, a: _intrinsic(b, f"llvm.{sat}sub.sat", ty, a),
-        "hadd": hadd,
-        "rhadd": rhadd,
-        "mad_sat": mad_sat,
-        "upsample": upsample,
-    }
-
-
-def _bitselect(b, ty, args):
-    # Each result bit is b's where c's bit is 1, a's elsewhere; floats as their bit patterns.
-    ity = _int_like(ty) if not isinstance(_elem(ty), ir.IntType) else ty
-    a, x, c = (b.bitcast(v, ity) if v.type != ity else v for v in args)
-    bits = b.or_(b.and_(a, b.not_(c)), b.and_(x, c))
-    return b.bitcast(bits, ty) if ity != ty else bits
-
-
-def _select(b, ty, args):
-    # Scalar: c != 0 ? b : a. Vector: per lane, the most significant bit of c decides.
-    a, x, c = args
-    zero = _const(c.type, 0)
-    cond = b.icmp_signed("<", c, zero) if _lanes(ty) else b.icmp_unsigned("!=", c, zero)
-    return b.select(cond, x, a)
-
-
-_INT_EMITTERS: dict[str, Emitter] = {
-    **{f"s_{name}": emit for name, emit in _int_ops(True).items()},
-    **{f"u_{name}": emit for name, emit in _int_ops(False).items()},
-    "popcount": lambda b, ty, a: _intrinsic(b, "llvm.ctpop", ty, a),
-    # is_zero_poison = false: clz(0) = ctz(0) = the bit width.
-    "clz": lambda b, ty, a: _intrinsic(b, "llvm.ctlz", ty, [a[0], _const(I1, 0)], [ty]),
-    "ctz": lambda b, ty, a: _intrinsic(b, "llvm.cttz", ty, [a[0], _const(I1, 0)], [ty]),
-    # fshl(v, v, i) rotates left by i modulo the width.
-    "rotate": lambda b, ty, a: _intrinsic(b, "llvm.fshl", ty, [a[0], a[0], a[1]]),
-    "bitselect": _bitselect,
-    "select": _select,
-}
-
-
 def _build_table() -> dict[str, Emitter]:
-    table = dict(_INT_EMITTERS)
+    table = dict(INT_EMITTERS)
     for name, emit in _FLOAT_EMITTERS.items():
         table[name] = emit if name in _NATIVE_HALF else _promote_half(emit)
     for alias, name in _ALIASES.items():

@@ -23,13 +23,26 @@ def lower_ext_inst(fl: FunctionLowering, inst) -> None:
     if name in VECTOR_MEMORY:
         lower_vector_memory(fl, inst, name)
         return
+    from .opencl_pointer_math import POINTER_MATH, lower_pointer_math
+    from .opencl_std import lower_opencl_std
+    from .ops_memory import store
+
+    if name in POINTER_MATH:
+        # The last operand is the pointer the second result is stored through (checked store).
+        *value_ids, ptr_id = w[5:]
+        ptr = fl.pointer(ptr_id)
+        pointee = fl.types[fl.ml.module.type_of(ptr_id).result_id].elem
+        args = [fl.value(i) for i in value_ids]
+        result, second = lower_pointer_math(fl.builder, name, fl.type(w[1]).llvm, args, pointee.llvm)
+        store(fl, ptr, second, pointee)
+        fl.set(w[2], result)
+        return
     args = []
     for arg_id in w[5:]:
         value = fl.get(arg_id)
         if isinstance(value, Ptr):
             raise NotSupportedError(f"OpenCL.std {name} (pointer operands)")
         args.append(fl.value(arg_id))
-    from .opencl_std import lower_opencl_std
 
     result_t = fl.type(w[1])
     fl.set(w[2], lower_opencl_std(fl.builder, name, result_t.llvm, args))
