@@ -855,6 +855,10 @@ def _collectives() -> list[Case]:
                           name=f"l{local[0]}x{local[1]}", oracle=oracles.wg_float_2d(width, local),
                           pocl_missing=missing, args=(In(f32, width * height, Rand(-10, 10)),
                                                       Out(f32, 4 * width * height))))
+    for local, stride in ((16, 2), (8, 3), (1, 1)):
+        n = local * 4
+        cases.append(Case("async_copy", "async_copy", n, local, name=f"l{local}s{stride}", args=(
+            In(f32, n * stride + 8, Rand(-10, 10)), Out(f32, 2 * n), Local(local * 4), Scalar(i32, stride))))
     for local in (8, 64):
         cases.append(Case("workgroup_collectives", "wg_loop", local * 2, local, name=f"l{local}",
                           oracle=oracles.wg_loop(local), pocl_missing=missing,

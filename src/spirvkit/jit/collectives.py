@@ -19,12 +19,12 @@ import functools
 from llvmlite import ir
 
 from ..errors import NotSupportedError
-from .function import I1, I8, I32, I64, FunctionLowering, handles
+from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr, handles
 from .intrinsics import intrinsic
 
 ARITHMETIC = ("OpGroupIAdd", "OpGroupFAdd", "OpGroupFMin", "OpGroupUMin", "OpGroupSMin",
               "OpGroupFMax", "OpGroupUMax", "OpGroupSMax")
-COLLECTIVES = ("OpGroupAll", "OpGroupAny", "OpGroupBroadcast") + ARITHMETIC
+COLLECTIVES = ("OpGroupAll", "OpGroupAny", "OpGroupBroadcast", "OpGroupAsyncCopy") + ARITHMETIC
 OP_CONTROL_BARRIER = 224
 REDUCE, INCLUSIVE, EXCLUSIVE = 0, 1, 2
 
@@ -53,13 +53,23 @@ def lower_collective_outside_regions(fl: FunctionLowering, inst) -> None:
                             "work-group collectives are supported in the kernel function itself")
 
 
+@handles("OpGroupWaitEvents")
+def lower_wait_events(fl: FunctionLowering, inst) -> None:
+    # An async copy is complete when the group passes it (see compute), so there is nothing
+    # to wait for.
+    return None
+
+
 def operands(inst) -> list[int]:
-    """The value operands a work-item contributes: [predicate] / [value, local id] / [X]."""
+    """The value operands a work-item contributes: [predicate] / [value, local id] / [X] /
+    [destination, source, count, stride]."""
     w = inst.words
     if inst.opname in ARITHMETIC:
         return [w[5]]
     if inst.opname == "OpGroupBroadcast":
         return [w[4], w[5]]
+    if inst.opname == "OpGroupAsyncCopy":
+        return [w[4], w[5], w[6], w[7]]
     return [w[4]]
 
 
@@ -73,14 +83,20 @@ def _scope_ok(fl: FunctionLowering, inst) -> None:
 
 
 def leave_operands(fl: FunctionLowering, inst, slots: list, state: int) -> None:
-    """In a region: store this work-item's operands and end the region at the collective."""
+    """In a region: store this work-item's operands (a pointer as its address, base and end
+    when checking) and end the region at the collective."""
     _scope_ok(fl, inst)
     b = fl.builder
-    for value_id, slot in zip(operands(inst), slots):
-        value = fl.value(value_id)
-        if value.type == I1:
-            value = b.zext(value, I8)
-        fl.tag(b.store(value, fl.region.address(b, slot)))
+    for value_id, parts in zip(operands(inst), slots):
+        v = fl.get(value_id)
+        if isinstance(v, Ptr):
+            null = ir.Constant(PTR, None)
+            values = [v.addr, v.base or null, v.end or null][:len(parts)]
+        else:
+            value = fl.value(value_id)
+            values = [b.zext(value, I8) if value.type == I1 else value]
+        for value, slot in zip(values, parts):
+            fl.tag(b.store(value, fl.region.address(b, slot)))
     b.ret(ir.Constant(I32, state))
 
 
@@ -120,8 +136,8 @@ def identity(opname: str, t: ir.Type, exclusive: bool):
     return ir.Constant(t, float("inf") if opname == "OpGroupFMin" else float("-inf"))
 
 
-def compute(kb, b: ir.IRBuilder, fn: ir.Function, inst, in_slots: list, out_slot, states, records, count,
-            sizes, state: int) -> None:
+def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list, out_slot, states, records,
+            count, sizes, state: int) -> None:
     """The group's part: combine the operands of the work-items waiting at the collective
     (state ``state``), in local linear id order, into each one's result slot."""
     from .kernel import _counted_loop
@@ -133,14 +149,18 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, inst, in_slots: list, out_slot
     def waiting(i):
         return b.icmp_unsigned("==", b.load(b.gep(states, [i], source_etype=I32), typ=I32), ir.Constant(I32, state))
 
-    def operand(slot, i):
-        return b.load(data.at(slot, i), typ=slot.llvm)
+    def operand(parts, i):
+        return b.load(data.at(parts[0], i), typ=parts[0].llvm)
 
     def result(value, i):
         if out_slot is not None:
             if out_slot.llvm == I8 and value.type == I1:
                 value = b.zext(value, I8)
             b.store(value, data.at(out_slot, i))
+
+    if opname == "OpGroupAsyncCopy":
+        _async_copy(ml, kb.spv_fn, b, fn, ctx, ts, inst, in_slots, out_slot, data, waiting, count)
+        return
 
     if opname == "OpGroupBroadcast":
         # The source work-item, from the first waiting work-item's local id operand (the same
@@ -182,7 +202,7 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, inst, in_slots: list, out_slot
         return
 
     operation = inst.words[4]
-    t = in_slots[0].llvm
+    t = in_slots[0][0].llvm
     acc = b.alloca(t)
     b.store(identity(opname, t, operation == EXCLUSIVE), acc)
     with _counted_loop(b, fn, count, "scan") as i:
@@ -215,3 +235,60 @@ def _first_waiting(b: ir.IRBuilder, fn: ir.Function, count, waiting) -> ir.Value
     b.cbranch(b.or_(hit, at_end), done, scan)
     b.position_at_end(done)
     return b.select(hit, i, ir.Constant(I64, 0))
+
+
+def _async_copy(ml, spv_fn, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots, out_slot, data, waiting,
+                count) -> None:
+    """OpGroupAsyncCopy, done at once by the group (the operands are the same in every
+    work-item: the first waiting one's are used). The stride applies to the side that is not
+    Workgroup memory. Checked builds test both ranges first; a range outside its buffer raises
+    the fault flag (report builds record where) and copies nothing."""
+    from .kernel import _counted_loop, _word
+    from .abi import THREAD
+
+    first = _first_waiting(b, fn, count, waiting)
+    dst_parts, src_parts = ([b.load(data.at(slot, first), typ=slot.llvm) for slot in parts] for parts in in_slots[:2])
+    n = b.load(data.at(in_slots[2][0], first), typ=in_slots[2][0].llvm)
+    stride = b.load(data.at(in_slots[3][0], first), typ=in_slots[3][0].llvm)
+    n = b.zext(n, I64) if n.type.width < 64 else n
+    stride = b.zext(stride, I64) if stride.type.width < 64 else stride
+    dst_type = ml.types[ml.module.definition(inst.words[4]).words[1]]
+    esize = ml.types.size(dst_type.elem)
+    dst_strided = dst_type.storage != "Workgroup"
+    elem_bytes = ir.Constant(I64, esize)
+    if ml.checked:
+        # Bytes each side spans: count elements, or (count - 1) * stride + 1 on the strided side.
+        span_strided = b.select(b.icmp_unsigned("==", n, ir.Constant(I64, 0)), ir.Constant(I64, 0),
+                                b.mul(b.add(b.mul(b.sub(n, ir.Constant(I64, 1)), stride), ir.Constant(I64, 1)),
+                                      elem_bytes))
+        span_plain = b.mul(n, elem_bytes)
+        ok = ir.Constant(I1, 1)
+        for parts, span, kind in ((dst_parts, span_strided if dst_strided else span_plain, "write"),
+                                  (src_parts, span_plain if dst_strided else span_strided, "read")):
+            addr, base, end = (b.ptrtoint(p, I64) for p in parts)
+            inside = b.and_(b.icmp_unsigned(">=", addr, base),
+                            b.icmp_unsigned("<=", span, b.sub(end, addr)))
+            inside = b.or_(inside, b.icmp_unsigned("==", n, ir.Constant(I64, 0)))
+            with b.if_then(b.not_(inside), likely=False):
+                slot = _word(b, ts, THREAD["fault_flag"])
+                b.store(b.or_(b.load(slot, typ=I64), ir.Constant(I64, 1)), slot)
+                if ml.report_faults:
+                    zero = ir.Constant(I64, 0)
+                    b.call(ml.runtime("fault"), [ctx, ts, zero, zero, zero,
+                                                 ir.Constant(I64, ml.site(inst, kind, spv_fn)), addr, base, end, span])
+            ok = b.and_(ok, inside)
+        go = ok
+    else:
+        go = ir.Constant(I1, 1)
+    with b.if_then(go):
+        dst, src = dst_parts[0], src_parts[0]
+        with _counted_loop(b, fn, n, "acopy") as i:
+            far = b.mul(i, stride)
+            d = b.gep(dst, [b.mul(far if dst_strided else i, elem_bytes)], source_etype=I8)
+            s = b.gep(src, [b.mul(i if dst_strided else far, elem_bytes)], source_etype=I8)
+            b.call(ml.llvm.declare_intrinsic("llvm.memcpy", [PTR, PTR, I64]),
+                   [d, s, elem_bytes, ir.Constant(I1, 0)])
+    if out_slot is not None:    # the event: nothing to wait for
+        with _counted_loop(b, fn, count, "events") as i:
+            with b.if_then(waiting(i)):
+                b.store(ir.Constant(out_slot.llvm, None), data.at(out_slot, i))

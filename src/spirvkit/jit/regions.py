@@ -109,7 +109,7 @@ class RecordLayout:
     shadows: dict[int, tuple[Slot, Slot]] = field(default_factory=dict)  # pointer-holding variables
     invariant: set[int] = field(default_factory=set)   # never spilled: recomputed at region entry
     next_slots: dict[int, Slot] = field(default_factory=dict)   # uniform inductions' next values
-    collective_inputs: dict[int, list[Slot]] = field(default_factory=dict)   # offset -> operand slots
+    collective_inputs: dict[int, list[list[Slot]]] = field(default_factory=dict)   # offset -> operands' slots
     bytes_per_item: int = 0
 
     uniform_bytes: int = 0
@@ -141,9 +141,12 @@ def record_layout(ml, fn: Function, uniform_inductions: set[int] = frozenset()) 
             if is_collective(inst):
                 slots = []
                 for value_id in collective_operands(inst):
-                    llvm_t = ml.types[ml.module.definition(value_id).words[1]].llvm
-                    stored = I8 if llvm_t == I1 else llvm_t
-                    slots.append(layout.add(stored, stored.get_abi_size(td)))
+                    t = ml.types[ml.module.definition(value_id).words[1]]
+                    if t.kind == "pointer":     # address (and base, end when checking)
+                        slots.append([layout.add(PTR, 8) for _ in range(3 if ml.checked else 1)])
+                        continue
+                    stored = I8 if t.llvm == I1 else t.llvm
+                    slots.append([layout.add(stored, stored.get_abi_size(td))])
                 layout.collective_inputs[inst.offset] = slots
     for value_id in sorted(live_after_barriers(fn)):
         inst = ml.module.definition(value_id)
@@ -571,8 +574,8 @@ def build_region_group(kb) -> ir.Function:
         if r in collective_at:   # everyone waits at this collective: the group's part first
             inst = collective_at[r]
             out = layout.values.get(inst.result_id)
-            collectives.compute(kb, b, fn, inst, layout.collective_inputs[inst.offset], out[0] if out else None,
-                                states, records, count, (sx, sy, sz), r)
+            collectives.compute(kb, b, fn, ctx, ts, inst, layout.collective_inputs[inst.offset],
+                                out[0] if out else None, states, records, count, (sx, sy, sz), r)
 
         def run(lx, ly, lz, i, inline=True):
             # The slow path (work-items in different states) calls the region out of line with
