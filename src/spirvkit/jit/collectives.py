@@ -165,7 +165,7 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list,
     if opname == "OpGroupBroadcast":
         # The source work-item, from the first waiting work-item's local id operand (the same
         # in all of them).
-        first = _first_waiting(b, fn, count, waiting)
+        first, _ = first_waiting(b, fn, count, waiting)
         local = operand(in_slots[1], first)
         sx, sy, _ = sizes
         if isinstance(local.type, ir.VectorType):
@@ -221,7 +221,9 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list,
                 result(total, i)
 
 
-def _first_waiting(b: ir.IRBuilder, fn: ir.Function, count, waiting) -> ir.Value:
+def first_waiting(b: ir.IRBuilder, fn: ir.Function, count, waiting) -> tuple[ir.Value, ir.Value]:
+    """(index, found) of the first work-item for which ``waiting(i)`` holds (index 0 when none
+    does). Usually the first of all, so the scan stops at once."""
     pre = b.block
     scan = fn.append_basic_block("first.scan")
     done = fn.append_basic_block("first.done")
@@ -234,7 +236,7 @@ def _first_waiting(b: ir.IRBuilder, fn: ir.Function, count, waiting) -> ir.Value
     i.add_incoming(b.add(i, ir.Constant(I64, 1)), scan)
     b.cbranch(b.or_(hit, at_end), done, scan)
     b.position_at_end(done)
-    return b.select(hit, i, ir.Constant(I64, 0))
+    return b.select(hit, i, ir.Constant(I64, 0)), hit
 
 
 def _async_copy(ml, spv_fn, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots, out_slot, data, waiting,
@@ -246,7 +248,7 @@ def _async_copy(ml, spv_fn, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_
     from .kernel import _counted_loop, _word
     from .abi import THREAD
 
-    first = _first_waiting(b, fn, count, waiting)
+    first, _ = first_waiting(b, fn, count, waiting)
     dst_parts, src_parts = ([b.load(data.at(slot, first), typ=slot.llvm) for slot in parts] for parts in in_slots[:2])
     n = b.load(data.at(in_slots[2][0], first), typ=in_slots[2][0].llvm)
     stride = b.load(data.at(in_slots[3][0], first), typ=in_slots[3][0].llvm)

@@ -27,7 +27,7 @@ from .collectives import operands as collective_operands
 from .intrinsics import intrinsic
 from .loop_cuts import is_cut
 
-OP_CONTROL_BARRIER, OP_PHI, OP_VARIABLE = 224, 245, 59
+OP_PHI, OP_VARIABLE = 245, 59
 DONE = 0xFFFFFFFF        # a work-item's state once it has returned
 SLOT_ALIGN = 16
 
@@ -466,24 +466,11 @@ def advance_induction(b: ir.IRBuilder, fn: ir.Function, layout: RecordLayout, re
                       looping: int, next_slot: Slot, shared_slot: Slot) -> None:
     """shared = next[i] for the first work-item i waiting at the loop's cut (they all computed
     the same next value); unchanged when none is (the loop is over)."""
-    # The first such work-item: usually the first of all, so the scan stops at once.
-    pre = b.block
-    scan = fn.append_basic_block("witness.scan")
-    after = fn.append_basic_block("witness.done")
-    b.branch(scan)
-    b.position_at_end(scan)
-    i = b.phi(I64)
-    i.add_incoming(ir.Constant(I64, 0), pre)
-    at_end = b.icmp_unsigned(">=", i, count)
-    safe = b.select(at_end, ir.Constant(I64, 0), i)
-    state = b.load(b.gep(states, [safe], source_etype=I32), typ=I32)
-    hit = b.and_(b.not_(at_end), b.icmp_unsigned("==", state, ir.Constant(I32, looping)))
-    nxt = b.add(i, ir.Constant(I64, 1))
-    i.add_incoming(nxt, scan)
-    b.cbranch(b.or_(hit, at_end), after, scan)
-    b.position_at_end(after)
-    witness = b.select(hit, i, ir.Constant(I64, -1))
-    with b.if_then(b.icmp_unsigned("!=", witness, ir.Constant(I64, -1))):
+    def waiting(i):
+        return b.icmp_unsigned("==", b.load(b.gep(states, [i], source_etype=I32), typ=I32), ir.Constant(I32, looping))
+
+    witness, found = collectives.first_waiting(b, fn, count, waiting)
+    with b.if_then(found):
         per_item = b.gep(records, [b.mul(ir.Constant(I64, next_slot.start), count)], source_etype=I8)
         value = b.load(b.gep(per_item, [b.mul(witness, ir.Constant(I64, next_slot.size))], source_etype=I8),
                        typ=next_slot.llvm)
