@@ -6,7 +6,6 @@ case must be exact.
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
@@ -19,6 +18,7 @@ from .functions import FUNCTIONS, swept_names
 from .kernels import TYPES
 from .sweep import CR_LIMIT, FULL_COUNT, SAMPLE_COUNT, measure
 from .ulp import ulp_error
+from full_run import require_full_run  # noqa: E402  (tests/ is on sys.path: conftest.py)
 
 # What the lowering claims to implement: a sweep entry of one of these may not be unsupported.
 SUPPORTED = _SUPPORTED | POINTER_MATH
@@ -53,9 +53,7 @@ def test_vector_forms_within_bound(name, type_name, width):
 @pytest.mark.slow
 @pytest.mark.parametrize("name,type_name", PAIRS, ids=[f"{n}-{t}" for n, t in PAIRS])
 def test_within_bound_full(name, type_name, request):
-    expression = request.config.getoption("markexpr") or ""
-    if not ("slow" in expression and "not slow" not in expression or os.environ.get("SPIRVKIT_FULL") == "1"):
-        pytest.skip("full sweep: select it with `pytest -m slow` or SPIRVKIT_FULL=1")
+    require_full_run(request, "full sweep")
     _check(measure(name, type_name, FULL_COUNT, seed=1))
 
 

@@ -16,7 +16,6 @@ The default example counts keep this file well under a minute on 2 cores; the ``
 from __future__ import annotations
 
 import math
-import os
 import re
 import struct
 
@@ -30,16 +29,15 @@ import spirvkit
 from spirvkit import AssemblyError, BinaryError, Module, SpirvError
 from spirvkit.spirv.grammar import load_grammar
 
+from full_run import require_full_run
+
 FAST = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=150)
 EXHAUSTIVE = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=3000)
 
 
 def _require_exhaustive_run(request):
     """The slow variants run only when asked for: ``-m slow`` or SPIRVKIT_FULL=1."""
-    expression = request.config.getoption("markexpr") or ""
-    selected = "slow" in expression and "not slow" not in expression
-    if not (selected or os.environ.get("SPIRVKIT_FULL") == "1"):
-        pytest.skip("exhaustive run: select it with `pytest -m slow` or SPIRVKIT_FULL=1")
+    require_full_run(request)
 
 
 # ==================================================================================================
