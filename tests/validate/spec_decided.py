@@ -116,6 +116,10 @@ NOTES: tuple[Note, ...] = (
          "OpSwitch with two equal case literals",
          '> "It is invalid for any two literal to be equal to each other." (SPIR-V §3.32.17 OpSwitch)\n\n'
          "spirv-val 2025.5 lets two equal literals through when they branch to the same label."),
+    Note("vulkan.patch", "",
+         "Patch on the interface of a vertex, geometry or fragment entry point (Vulkan)",
+         '> "The Patch decoration must not be used on variables in the interface of a vertex, geometry, or '
+         "fragment shader stage's entry point.\" (vulkan-spirv-env.txt, Decorations; digest-vulkan-env §3 item 35)"),
     Note("function.parameters", "",
          "Function (declaration) with fewer OpFunctionParameter instructions than its type has parameters",
          '> "The order of contiguous OpFunctionParameter instructions is the same order arguments will be '
@@ -163,6 +167,10 @@ FIXED: tuple[tuple[str, str, str], ...] = (
      "extinst.glsl-std-450",
      "The GLSL.std.450 specification (not among the project's spec texts): each Pack*/Unpack* instruction names its "
      "result and operand types; InterpolateAtSample's sample is a 32-bit integer."),
+    ("OpenCL.std normalize: expected operand P type to be equal to Result Type", "extinst.opencl-std",
+     "The OpenCL.std extended instruction set specification (not among the project's spec texts; OpenCL env NEW "
+     "§2.2 makes OpenCL.std the set every OpenCL environment supports): normalize's P has the Result Type; length "
+     "and distance return the component type of their operands (also checked now: cross, fast_*)."),
     ("Expected Image 'Sampled' parameter to be 1 (OpImageFetch)", "image.operand-type",
      "\"Image must be an object whose type is OpTypeImage. Its Dim operand cannot be Cube, and its Sampled operand "
      "must be 1.\" (SPIR-V §3.32.10 OpImageFetch)"),

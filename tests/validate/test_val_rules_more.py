@@ -164,13 +164,25 @@ CASES = [
              "%o = OpConstantNull %v2i",
        body="%s = OpLoad %si %iv\n%r = OpImageGather %v4float %s %c %uint_0 Offset|ConstOffset %o %o"),
      "vulkan.image-operands"),
+    ("ocl26-int64-atomic-workgroup-memory", "opencl2.0", None, "opencl.int64-atomic-scope"),
     ("vk45-ballot-bit-count", "vulkan1.1",
      S(caps="OpCapability GroupNonUniformBallot\nOpCapability GroupNonUniformClustered", types="%v4uint = OpTypeVector %uint 4\n%b = OpConstantNull %v4uint\n"
                                                        "%uint_3 = OpConstant %uint 3",
        body="%x = OpGroupNonUniformBallotBitCount %uint %uint_3 ClusteredReduce %b"), "group.operation"),
 ]
 
+_INT64_ATOMICS = frozenset({"cl_khr_int64_base_atomics"})  # a device extension: enables Int64Atomics
+
+
+def _int64_atomic(scope: str) -> str:
+    return K(caps="OpCapability Int64Atomics",
+             types="%pwl = OpTypePointer Workgroup %ulong\n%w = OpVariable %pwl Workgroup\n"
+                   "%ulong_1 = OpConstant %ulong 1\n%sem = OpConstant %uint 256",
+             body=f"%x = OpAtomicIAdd %ulong %w {scope} %sem %ulong_1")
+
+
 _SPECIAL = {
+    "ocl26-int64-atomic-workgroup-memory": lambda: _int64_atomic("%uint_1"),
     "u21-call-non-function": lambda: K(body="%r = OpFunctionCall %void %uint_1"),
     "ocl1-execution-model": lambda: K(caps="OpCapability Shader").replace('OpEntryPoint Kernel %main "main"',
                                                                         'OpEntryPoint GLCompute %main "main"'),
@@ -187,6 +199,8 @@ def _options(case_id):
         return spirvkit.ValidatorOptions(max_id_bound=10)
     if case_id == "limits-function-params":
         return spirvkit.ValidatorOptions(max_function_args=8)
+    if case_id.startswith("ocl26"):
+        return spirvkit.ValidatorOptions(strict_opencl_version_rules=True, extensions=_INT64_ATOMICS)
     return None
 
 
@@ -203,3 +217,15 @@ def test_rule_fires(case):
         assert rule[1:] in [d.rule for d in diagnostics], diagnostics
         return
     assert diagnostics[0].rule == rule, f"{case_id}: {diagnostics[0]}"
+
+
+def test_ocl26_rule_is_strict_only_and_scope_workgroup_passes():
+    """OLD rule 26 applies with strict_opencl_version_rules (the OLD document's extension rule);
+    Workgroup scope satisfies it."""
+    strict = spirvkit.ValidatorOptions(strict_opencl_version_rules=True, extensions=_INT64_ATOMICS)
+    device = spirvkit.assemble(_int64_atomic("%uint_1"), "opencl2.0")
+    workgroup = spirvkit.assemble(_int64_atomic("%uint_2"), "opencl2.0")
+    assert validate(device, "opencl2.0", options=spirvkit.ValidatorOptions(extensions=_INT64_ATOMICS)) == []
+    assert validate(workgroup, "opencl2.0", options=strict) == []
+    # without the device extension the capability table rejects Int64Atomics (spirv-val too)
+    assert validate(workgroup, "opencl2.0")[0].rule == "opencl.capability-table"

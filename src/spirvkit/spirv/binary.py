@@ -87,9 +87,15 @@ class Instruction:
 
     @property
     def result_id(self) -> int | None:
-        for op in self.operands[:2]:
+        ops = self.operands
+        if ops:
+            op = ops[0]
             if op.kind == "IdResult":
                 return self.words[op.offset]
+            if len(ops) > 1:
+                op = ops[1]
+                if op.kind == "IdResult":
+                    return self.words[op.offset]
         return None
 
     @property
@@ -234,7 +240,13 @@ class Decoder:
                     return None
                 checks.append((i + 1, kind))
             spans.append(Operand(spec.kind, i + 1, 1, "u32" if spec.kind == "LiteralInteger" else None))
-        return len(spans) + 1, tuple(spans), tuple(checks)
+        # What _remember needs, precomputed: the result id's word (0: none), whether a result type
+        # precedes it, and whether the opcode feeds the decoding context (number types).
+        kinds = [s.kind for s in spans]
+        rid_word = kinds.index("IdResult") + 1 if "IdResult" in kinds[:2] else 0
+        typed = kinds[:2] == ["IdResultType", "IdResult"]
+        contextual = desc.opcode in (OP_TYPE_INT, OP_TYPE_FLOAT, OP_EXT_INST_IMPORT)
+        return len(spans) + 1, tuple(spans), tuple(checks), rid_word, typed, contextual
 
     def decode(self, words: list[int], offset: int = 0) -> Instruction:
         """Decode one instruction from its words (word 0 included); ``offset`` is its word offset
@@ -255,6 +267,17 @@ class Decoder:
                         offset + index,
                     )
             inst = Instruction(opcode, words, plan[1], offset)
+            # _remember's work for a fixed layout; anything unusual (an id 0, a second definition,
+            # a context-feeding opcode) takes _remember itself, which reports it.
+            rid_word = plan[3]
+            if plan[5] or 0 in words or (rid_word and words[rid_word] in self.defined):
+                self._remember(inst)
+                return inst
+            if rid_word:
+                self.defined[words[rid_word]] = offset
+                if plan[4]:
+                    self.value_types[words[2]] = words[1]
+            return inst
         else:
             inst = None
             memo = self._memo.get(opcode)

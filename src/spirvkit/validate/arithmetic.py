@@ -273,7 +273,5 @@ for _o in _EXTENDED:
 
 def check(ctx) -> None:
     checks = _CHECKS
-    for inst in ctx.insts:
-        checker = checks.get(inst.opcode)
-        if checker is not None:
-            checker(ctx, inst)
+    for inst in ctx.instructions_of(checks):
+        checks[inst.opcode](ctx, inst)

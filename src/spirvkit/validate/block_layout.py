@@ -22,9 +22,7 @@ def check(ctx) -> None:
     if not ctx.is_shader:
         return
     done = set()
-    for inst in ctx.insts:
-        if inst.opcode not in (op.Variable, op.TypePointer):
-            continue
+    for inst in ctx.instructions_of((op.Variable, op.TypePointer)):
         if inst.opcode == op.Variable:
             info = ctx.pointer_info(inst.words[1])
             if info is None:

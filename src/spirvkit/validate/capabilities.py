@@ -24,24 +24,28 @@ def _v(version) -> str:
 
 
 def check(ctx) -> None:
-    kinds = ctx.grammar.operand_kinds
     free_rounding = any(ctx.has_capability(c) for c in _SIXTEEN_BIT_STORAGE)
     checked_opcodes: dict[int, bool] = {}
     ok_enumerants: set[tuple[str, int]] = set()  # (kind, value) already found fine (not for OpCapability)
+    slots_of: dict[tuple[int, int], tuple] = {}
+    keep = []  # the keyed objects stay alive, so their id() stays unique
     for inst in ctx.insts:
         opc = inst.opcode
         if opc not in checked_opcodes:
             checked_opcodes[opc] = _check_opcode(ctx, inst)
         elif not checked_opcodes[opc]:
             continue  # report one bad opcode once
-        for index, operand in enumerate(inst.operands):
-            okind = kinds.get(operand.kind)
-            if okind is None or not okind.is_enum:
-                continue
-            if inst.ext_set is not None and operand.kind in getattr(inst.ext_set, "operand_kinds", {}):
-                continue
-            value = inst.words[operand.offset]
-            key = (operand.kind, value)
+        key = (id(inst.operands), id(inst.ext_set))
+        slots = slots_of.get(key)
+        if slots is None:
+            slots = slots_of[key] = _enum_slots(ctx, inst)
+            keep.append(inst)
+        if not slots:
+            continue
+        w = inst.words
+        for index, offset, okind in slots:
+            value = w[offset]
+            key = (okind.name, value)
             if key in ok_enumerants:
                 continue
             before = len(ctx.diagnostics)
@@ -54,9 +58,23 @@ def check(ctx) -> None:
                 e = okind.by_value.get(value)
                 if e is not None:
                     _check_enumerant(ctx, inst, index, okind.name, e, value, free_rounding)
-            if len(ctx.diagnostics) == before and opc != op.Capability and not _CONTEXT_DEPENDENT.get(operand.kind):
+            if len(ctx.diagnostics) == before and opc != op.Capability and not _CONTEXT_DEPENDENT.get(okind.name):
                 ok_enumerants.add(key)
     _check_env_capabilities(ctx)
+
+
+def _enum_slots(ctx, inst) -> tuple:
+    """(operand index, word offset, operand kind) of the enumerant operands of an instruction
+    (an extended instruction set's own kinds excluded)."""
+    kinds = ctx.grammar.operand_kinds
+    own = getattr(inst.ext_set, "operand_kinds", {}) if inst.ext_set is not None else {}
+    slots = []
+    for index, operand in enumerate(inst.operands):
+        okind = kinds.get(operand.kind)
+        if okind is None or not okind.is_enum or operand.kind in own:
+            continue
+        slots.append((index, operand.offset, okind))
+    return tuple(slots)
 
 
 # Enumerants whose check depends on the instruction (a BuiltIn in a decoration, the
@@ -150,9 +168,7 @@ def _check_env_capabilities(ctx) -> None:
     if env.api == "universal":
         return
     kind = ctx.grammar.operand_kinds["Capability"]
-    for inst in ctx.insts:
-        if inst.opcode != op.Capability:
-            continue
+    for inst in ctx.instructions_of((op.Capability,)):
         e = kind.by_value.get(inst.words[1])
         if e is None or _enabled_by_extension(ctx, e.name):
             continue

@@ -332,7 +332,10 @@ def _check_back_edges(ctx, cfg, loop_headers) -> None:
             continue
         count = len(back_edges.get(header, ()))
         continue_target = merge.words[2]
-        if count > 1:
+        # "each loop header having exactly one back edge branching to it" (SPIR-V 2.11). With no
+        # back edge, only when the continue target is reachable: an unreachable continue construct
+        # (a loop whose body always leaves it) cannot branch back.
+        if count > 1 or (count == 0 and continue_target in cfg.reachable):
             ctx.error("cfg.one-back-edge", SEC_CF,
                       f"Loop header {ctx.name(header)} is targeted by {count} back-edge blocks but the "
                       f"standard requires exactly one", merge)

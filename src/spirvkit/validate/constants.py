@@ -34,10 +34,8 @@ _SPEC_ALLOWED = frozenset(getattr(op, n) for n in _SPEC_ALWAYS if hasattr(op, n)
 
 
 def check(ctx) -> None:
-    for inst in ctx.insts:
-        checker = _CHECKS.get(inst.opcode)
-        if checker is not None:
-            checker(ctx, inst)
+    for inst in ctx.instructions_of(_CHECKS):
+        _CHECKS[inst.opcode](ctx, inst)
 
 
 def _bool(ctx, inst) -> None:

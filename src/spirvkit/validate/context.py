@@ -4,6 +4,7 @@ capabilities and extensions, the target env, and the diagnostics collected so fa
 from __future__ import annotations
 
 from ..spirv.binary import Instruction
+from ..spirv.grammar import ID_KINDS
 from ..spirv.grammar import load_grammar
 from ..spirv.module import Module
 from .diagnostics import Diagnostic, InstructionPrinter, StopValidation
@@ -34,6 +35,8 @@ class ValidationContext:
         self.ext_imports: dict[int, str] = {}
         self.addressing_model: int | None = None
         self.memory_model: int | None = None
+        self.over_bound: Instruction | None = None  # first instruction with a result id >= the bound
+        self.result_ids: list[int | None] = []  # per instruction index
         # Filled by layout: function of each instruction index, the functions.
         self.functions = []
         self.function_of_id: dict[int, int] = {}  # function-local id -> function index
@@ -42,6 +45,10 @@ class ValidationContext:
         self.execution_models_of: dict[int, set[int]] = {}  # function id -> execution models
         self.decorations: dict[int, list[tuple[int, list[int], Instruction, int | None]]] = {}
         self._facts: dict = {}
+        # Per operand layout (the operand tuples decoded instructions share): the id operands.
+        self._id_slots: dict[int, tuple] = {}
+        self._layouts: list = []  # keeps the keyed tuples alive, so their id() stays unique
+        self._positions: dict[int, list[int]] | None = None  # opcode -> instruction indexes
 
     # -- diagnostics -----------------------------------------------------------------------------
 
@@ -55,6 +62,49 @@ class ValidationContext:
     def name(self, id_: int) -> str:
         """An id as spirv-val prints it in messages: '<id>[%friendly]' (quotes included)."""
         return f"'{id_}[{self.printer.name(id_)}]'"
+
+    # -- operand layouts -------------------------------------------------------------------------
+
+    def id_slots(self, inst: Instruction) -> tuple:
+        """(operand index, word offset, is the result type) of every id an instruction references,
+        its result id excluded; computed once per operand layout."""
+        ops = inst.operands
+        slots = self._id_slots.get(id(ops))
+        if slots is None:
+            slots = tuple((i, o.offset, o.kind == "IdResultType") for i, o in enumerate(ops)
+                          if o.kind in ID_KINDS and o.kind != "IdResult")
+            self._id_slots[id(ops)] = slots
+            self._layouts.append(ops)
+        return slots
+
+    def id_operands(self, inst: Instruction) -> list[int]:
+        """The ids an instruction references (its result id excluded), as Instruction.id_operands."""
+        w = inst.words
+        return [w[s[1]] for s in self.id_slots(inst)]
+
+    def instructions_of(self, opcodes) -> list[Instruction]:
+        """The instructions with one of ``opcodes``, in module order (an opcode index built once,
+        so a family that checks a few opcodes does not scan the whole module)."""
+        index = self._positions
+        if index is None:
+            index = self._positions = {}
+            for pos, inst in enumerate(self.insts):
+                lst = index.get(inst.opcode)
+                if lst is None:
+                    index[inst.opcode] = [pos]
+                else:
+                    lst.append(pos)
+        positions = []
+        found = 0
+        for o in opcodes:
+            lst = index.get(o)
+            if lst:
+                positions.extend(lst)
+                found += 1
+        if found > 1:
+            positions.sort()
+        insts = self.insts
+        return [insts[p] for p in positions]
 
     # -- enumerants ------------------------------------------------------------------------------
 

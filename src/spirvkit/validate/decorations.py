@@ -37,9 +37,13 @@ _WRAP_TARGETS = frozenset({op.IAdd, op.ISub, op.IMul, op.ShiftLeftLogical, op.SN
 _VARIABLES = frozenset({op.Variable, getattr(op, "UntypedVariableKHR", -1)})
 
 
+_ANNOTATIONS = (op.Decorate, op.DecorateId, op.DecorateString, op.MemberDecorate, op.MemberDecorateString,
+                op.GroupDecorate, op.GroupMemberDecorate)
+
+
 def check(ctx) -> None:
-    groups = {i.words[1] for i in ctx.insts if i.opcode == op.DecorationGroup}
-    for inst in ctx.insts:
+    groups = {i.words[1] for i in ctx.instructions_of((op.DecorationGroup,))}
+    for inst in ctx.instructions_of(_ANNOTATIONS):
         opc = inst.opcode
         if opc in (op.Decorate, op.DecorateId, op.DecorateString):
             _decorate(ctx, inst, groups)
@@ -248,7 +252,7 @@ def _group_uses(ctx, groups) -> None:
     for inst in ctx.insts:
         if inst.opcode in allowed:
             continue
-        for v in inst.id_operands():
+        for v in ctx.id_operands(inst):
             if v in groups:
                 ctx.error("decorations.group-use", SEC,
                           "Result id of OpDecorationGroup can only be targeted by OpName, OpGroupDecorate, "

@@ -136,9 +136,10 @@ def opencl_capability_allowed(env: TargetEnv, options: ValidatorOptions, cap: st
         return True
     if api >= (2, 2) and cap in _OPENCL_2_2:
         return True
-    if "ImageBasic" in declared:
-        return cap in (_WITH_IMAGE_BASIC_2_0 if api >= (2, 0) else _WITH_IMAGE_BASIC_1_2)
-    return False
+    if "ImageBasic" in declared and cap in (_WITH_IMAGE_BASIC_2_0 if api >= (2, 0) else _WITH_IMAGE_BASIC_1_2):
+        return True
+    # The device's cl_khr_* extensions (options.extensions; none by default) enable more.
+    return any(cap in OPENCL_EXTENSION_CAPABILITIES.get(ext, ()) for ext in options.extensions)
 
 
 def _opencl3_allowed(o: ValidatorOptions, cap: str, declared: set[str]) -> bool:

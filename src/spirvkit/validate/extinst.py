@@ -25,6 +25,8 @@ s_abs_diff s_add_sat u_add_sat s_hadd u_hadd s_rhadd u_rhadd s_clamp u_clamp clz
 s_mad_sat s_max u_max s_min u_min s_mul_hi rotate s_sub_sat u_sub_sat u_mul_hi u_mad_hi u_abs_diff s_mul24
 u_mul24 s_mad24 u_mad24 popcount
 """.split())
+# OpenCL.std geometric functions (vectors of up to 4 components).
+_CL_GEOMETRIC = frozenset("cross distance length normalize fast_distance fast_length fast_normalize".split())
 _CL_STORES = frozenset("vstoren vstore_half vstore_half_r vstore_halfn vstore_halfn_r vstorea_halfn vstorea_halfn_r"
                        .split())
 _CL_OFFSET_OPERAND = frozenset("vloadn vstoren vload_half vload_halfn vstore_half vstore_half_r vstore_halfn "
@@ -36,11 +38,21 @@ Asinh Acosh Atanh Atan2 Pow Exp Log Exp2 Log2 Sqrt InverseSqrt FMin FMax FClamp 
 NMax NClamp
 """.split())
 _GLSL_INT = frozenset("SAbs SSign SMin UMin SMax UMax SClamp UClamp".split())
+# GLSL.std.450 pack/unpack: (result, operand), each ('f'|'i', width, components); 1 = scalar.
+_GLSL_PACKING = {
+    "PackSnorm4x8": (("i", 32, 1), ("f", 32, 4)), "PackUnorm4x8": (("i", 32, 1), ("f", 32, 4)),
+    "PackSnorm2x16": (("i", 32, 1), ("f", 32, 2)), "PackUnorm2x16": (("i", 32, 1), ("f", 32, 2)),
+    "PackHalf2x16": (("i", 32, 1), ("f", 32, 2)), "PackDouble2x32": (("f", 64, 1), ("i", 32, 2)),
+    "UnpackSnorm2x16": (("f", 32, 2), ("i", 32, 1)), "UnpackUnorm2x16": (("f", 32, 2), ("i", 32, 1)),
+    "UnpackHalf2x16": (("f", 32, 2), ("i", 32, 1)), "UnpackSnorm4x8": (("f", 32, 4), ("i", 32, 1)),
+    "UnpackUnorm4x8": (("f", 32, 4), ("i", 32, 1)), "UnpackDouble2x32": (("i", 32, 2), ("f", 64, 1)),
+}
+_INTERPOLATE_AT = frozenset({"InterpolateAtCentroid", "InterpolateAtSample", "InterpolateAtOffset"})
 
 
 def check(ctx) -> None:
-    for inst in ctx.insts:
-        if inst.opcode != op.ExtInst or inst.ext_set is None or len(inst.words) < 5:
+    for inst in ctx.instructions_of((op.ExtInst,)):
+        if inst.ext_set is None or len(inst.words) < 5:
             continue
         set_name = getattr(inst.ext_set, "import_name", "")
         desc = getattr(inst.ext_set, "by_opcode", {}).get(inst.words[4])
@@ -87,6 +99,8 @@ def _opencl_std(ctx, inst, name) -> None:
     elif name in ("ldexp", "pown", "rootn"):
         if not _float_result(ctx, rtype):
             fail("expected Result Type to be a float scalar or vector type")
+    elif name in _CL_GEOMETRIC:
+        _geometric(ctx, rtype, operands, name, fail)
     elif name == "printf":
         if not (ctx.is_int_scalar(rtype) and ctx.bit_width(rtype) == 32):
             fail("expected Result Type to be a 32-bit int type")
@@ -102,12 +116,67 @@ def _opencl_std(ctx, inst, name) -> None:
                  f"in the module)")
 
 
+def _is_shape(ctx, t, shape) -> bool:
+    """Whether type ``t`` is ('f'|'i', width, components), 1 component meaning a scalar."""
+    kind, width, count = shape
+    f = ctx.facts(t)
+    scalar = op.TypeFloat if kind == "f" else op.TypeInt
+    if f[2] != scalar or f[4] != width:
+        return False
+    return f[0] == scalar if count == 1 else (f[0] == op.TypeVector and f[3] == count)
+
+
+def _shape_name(shape) -> str:
+    kind, width, count = shape
+    what = f"{width}-bit {'float' if kind == 'f' else 'int'}"
+    return f"{what} scalar type" if count == 1 else f"{what} vector of size {count}"
+
+
+def _geometric(ctx, rtype, operands, name, fail) -> None:
+    """OpenCL.std cross, (fast_)distance, (fast_)length, (fast_)normalize: cross returns a float
+    vector of 3 or 4 components, normalize a float scalar or vector of up to 4, both of their
+    operands' type; distance and length return a float scalar, the component type of their
+    operands (scalars or vectors of up to 4 components, alike)."""
+    if name in ("cross", "normalize", "fast_normalize"):
+        dims = (3, 4) if name == "cross" else (1, 2, 3, 4)
+        if not ctx.is_float_scalar_or_vector(rtype) or ctx.dimension(rtype) not in dims:
+            shape = "vector of 3 or 4 components" if name == "cross" else "scalar or vector of up to 4 components"
+            fail(f"expected Result Type to be a float {shape}")
+            return
+        for label, v in zip(("P0", "P1") if name == "cross" else ("P",), operands):
+            if ctx.type_of(v) != rtype:
+                fail(f"expected operand {label} type to be equal to Result Type")
+                return
+        return
+    if not ctx.is_float_scalar(rtype):
+        fail("expected Result Type to be a float scalar type")
+        return
+    types = [ctx.type_of(v) for v in operands]
+    for label, t in zip(("P0", "P1") if "distance" in name else ("P",), types):
+        if not ctx.is_float_scalar_or_vector(t) or ctx.dimension(t) > 4 or ctx.component_type(t) != rtype:
+            fail(f"expected operand {label} to be a float scalar or vector of up to 4 components of Result Type")
+            return
+    if len(types) == 2 and types[0] != types[1]:
+        fail("expected operands P0 and P1 to be of the same type")
+
+
 def _glsl(ctx, inst, name) -> None:
     rtype = inst.words[1]
     operands = inst.words[5:]
 
     def fail(message):
         ctx.error("extinst.glsl-std-450", SEC_GLSL, f"GLSL.std.450 {name}: {message}", inst)
+
+    if name in _GLSL_PACKING:
+        result, operand = _GLSL_PACKING[name]
+        if not _is_shape(ctx, rtype, result):
+            fail(f"expected Result Type to be a {_shape_name(result)}")
+        elif operands and not _is_shape(ctx, ctx.type_of(operands[0]), operand):
+            fail(f"expected operand {'v' if name.startswith('Pack') else 'P'} to be a {_shape_name(operand)}")
+        return
+    if name in _INTERPOLATE_AT:
+        _interpolate_at(ctx, inst, name, rtype, operands, fail)
+        return
 
     if name in _GLSL_FLOAT_SAME:
         if not ctx.is_float_scalar_or_vector(rtype):
@@ -129,3 +198,25 @@ def _glsl(ctx, inst, name) -> None:
             if ctx.bit_width(t) != ctx.bit_width(rtype):
                 fail("expected all operands to have the same bit width as Result Type")
                 return
+
+
+def _interpolate_at(ctx, inst, name, rtype, operands, fail) -> None:
+    """GLSL.std.450 InterpolateAt*: a 32-bit float scalar or vector result, read through an
+    Input pointer to the result's type; Sample is a 32-bit integer scalar, Offset a 32-bit float
+    vector of 2 components."""
+    if not (ctx.is_float_scalar_or_vector(rtype) and ctx.bit_width(rtype) == 32):
+        fail("expected Result Type to be a 32-bit float scalar or vector type")
+        return
+    if not operands:
+        return
+    info = ctx.pointer_info(ctx.type_of(operands[0]))
+    if info is None or info[0] != op.SC.Input or (info[1] is not None and info[1] != rtype):
+        fail("expected Interpolant to be a pointer to Input storage of the Result Type")
+        return
+    if len(operands) < 2:
+        return
+    t = ctx.type_of(operands[1])
+    if name == "InterpolateAtSample" and not (ctx.is_int_scalar(t) and ctx.bit_width(t) == 32):
+        fail("expected Sample to be 32-bit integer")
+    elif name == "InterpolateAtOffset" and not _is_shape(ctx, t, ("f", 32, 2)):
+        fail("expected Offset to be a vector of 2 32-bit floats")

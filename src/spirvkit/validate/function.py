@@ -38,9 +38,8 @@ _MODE_MODELS = {
 def check(ctx) -> None:
     for func in ctx.functions:
         _function(ctx, func)
-    for inst in ctx.insts:
-        if inst.opcode == op.FunctionCall:
-            _call(ctx, inst)
+    for inst in ctx.instructions_of((op.FunctionCall,)):
+        _call(ctx, inst)
     _entry_points(ctx)
     _execution_modes(ctx)
     _linkage(ctx)
@@ -113,10 +112,8 @@ def _call(ctx, inst) -> None:
 
 def _entry_points(ctx) -> None:
     names = set()
-    called = {i.words[3] for i in ctx.insts if i.opcode == op.FunctionCall}
-    for inst in ctx.insts:
-        if inst.opcode != op.EntryPoint:
-            continue
+    called = {i.words[3] for i in ctx.instructions_of((op.FunctionCall,))}
+    for inst in ctx.instructions_of((op.EntryPoint,)):
         model, fid = inst.words[1], inst.words[2]
         name = inst.value(2)
         f = ctx.defs.get(fid)
@@ -149,11 +146,17 @@ def _entry_points(ctx) -> None:
                 break
 
 
+def _has_workgroup_size_builtin(ctx) -> bool:
+    builtin = op.DEC.BuiltIn
+    size = op.BUILTIN.WorkgroupSize
+    return any(dec == builtin and words and words[0] == size
+               for decs in ctx.decorations.values() for dec, words, _i, _m in decs)
+
+
 def _execution_modes(ctx) -> None:
     models: dict[int, set[str]] = {}
-    for inst in ctx.insts:
-        if inst.opcode == op.EntryPoint:
-            models.setdefault(inst.words[2], set()).add(op.EXEC_MODEL.name(inst.words[1]))
+    for inst in ctx.instructions_of((op.EntryPoint,)):
+        models.setdefault(inst.words[2], set()).add(op.EXEC_MODEL.name(inst.words[1]))
     counts: dict[int, int] = {}
     seen_modes: set[tuple[int, int]] = set()
     for inst in ctx.insts:
@@ -174,7 +177,9 @@ def _execution_modes(ctx) -> None:
             continue
         counts[target] = counts.get(target, 0) + 1
         mode = op.EXEC_MODE.name(inst.words[2])
-        if mode in ("LocalSize", "LocalSizeHint") and any(v == 0 for v in inst.words[3:6]):
+        # A zero size (spirv-val's rule too); not when a WorkgroupSize constant overrides LocalSize.
+        if mode in ("LocalSize", "LocalSizeHint") and any(v == 0 for v in inst.words[3:6]) \
+                and not (mode == "LocalSize" and _has_workgroup_size_builtin(ctx)):
             ctx.error("opencl.execution-mode" if ctx.env.is_opencl else "function.execution-mode-operands", SEC_MODE,
                       f"{mode}: the work-group size must be at least 1 in each dimension", inst)
         if mode == "VecTypeHint" and len(inst.words) > 3 and (inst.words[3] & 0xFFFF) > 6:
@@ -208,7 +213,7 @@ def _mode_takes_ids(ctx, value) -> bool:
 def _linkage(ctx) -> None:
     linkage = op.DEC.LinkageAttributes
     import_type = 1  # LinkageType Import
-    entry_functions = {i.words[2] for i in ctx.insts if i.opcode == op.EntryPoint}
+    entry_functions = {i.words[2] for i in ctx.instructions_of((op.EntryPoint,))}
     for func in ctx.functions:
         imported = any(d == linkage and w and w[-1] == import_type
                        for d, w, _i in ctx.decorations_of(func.id))
@@ -274,9 +279,7 @@ def execution_models_by_function(ctx) -> dict[int, set[str]]:
     for func in ctx.functions:
         calls[func.id] = [i.words[3] for b in func.blocks for i in b.instructions if i.opcode == op.FunctionCall]
     result: dict[int, set[str]] = {}
-    for inst in ctx.insts:
-        if inst.opcode != op.EntryPoint:
-            continue
+    for inst in ctx.instructions_of((op.EntryPoint,)):
         model = op.EXEC_MODEL.name(inst.words[1])
         stack = [inst.words[2]]
         seen = set()
@@ -349,14 +352,12 @@ def _interfaces(ctx) -> None:
             for inst in b.instructions:
                 if inst.opcode == op.FunctionCall:
                     callees.append(inst.words[3])
-                for v in inst.id_operands():
+                for v in ctx.id_operands(inst):
                     if v in globals_:
                         used.add(v)
         uses[func.id] = used
         calls[func.id] = callees
-    for inst in ctx.insts:
-        if inst.opcode != op.EntryPoint:
-            continue
+    for inst in ctx.instructions_of((op.EntryPoint,)):
         listed = set(inst.words[inst.operands[2].offset + inst.operands[2].count:])
         seen, stack = set(), [inst.words[2]]
         while stack:
@@ -377,9 +378,7 @@ def _interfaces(ctx) -> None:
 def _builtin_blocks_per_entry_point(ctx) -> None:
     """U35: at most one object of a struct type with BuiltIn members per storage class per entry
     point (checked on the interface list)."""
-    for inst in ctx.insts:
-        if inst.opcode != op.EntryPoint:
-            continue
+    for inst in ctx.instructions_of((op.EntryPoint,)):
         seen: set[int] = set()
         for v in inst.words[inst.operands[2].offset + inst.operands[2].count:]:
             d = ctx.defs.get(v)

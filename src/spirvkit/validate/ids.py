@@ -5,12 +5,12 @@ dominates its uses (with the CFG and dominator tree of ``cfg``)."""
 
 from __future__ import annotations
 
-from ..spirv.grammar import ID_KINDS
 from . import cfg as cfg_module
 from . import opcodes as op
 
 SEC = "SPIR-V 2.16.1"
 SEC_LAYOUT = "SPIR-V 2.4"
+SEC_TYPE_FUNCTION = "SPIR-V 3.32.6"
 
 _ALL = None  # every id operand may be a forward reference
 
@@ -38,9 +38,17 @@ if hasattr(op, "ExtInstWithForwardRefsKHR"):
     _FORWARD[op.ExtInstWithForwardRefsKHR] = _ALL
 
 
-# Debug-info instructions may name functions and other debug-info instructions before they are
-# defined (DebugFunction's function, DebugTypeComposite's members); nothing else.
-_DEBUG_FORWARD_TARGETS = op.EXT_INSTS | {op.Function}
+# Debug-info instructions may name functions before they are defined (DebugFunction's function:
+# "Operands that are an OpFunction", SPIR-V 2.4), and a DebugTypeComposite its members (the
+# debug-info specifications: the members name their parent, so one of the two must come first).
+# Any other forward reference, from one debug-info instruction to another included, is an error.
+_DEBUG_TYPE_COMPOSITE = 10  # in OpenCL.DebugInfo.100 and NonSemantic.Shader.DebugInfo.100
+
+
+def _debug_forward_ok(inst, d) -> bool:
+    if d.opcode == op.Function:
+        return True
+    return d.opcode in op.EXT_INSTS and len(inst.words) > 4 and inst.words[4] == _DEBUG_TYPE_COMPOSITE
 
 
 def _may_forward(rule, index: int) -> bool:
@@ -83,33 +91,61 @@ def _is_debug_ext_inst(ctx, inst) -> bool:
     return name.startswith("NonSemantic.") or "DebugInfo" in name
 
 
-def _locate_functions(ctx) -> dict[int, int]:
-    """Instruction index -> function index, for instructions inside functions; and record the
-    function and block of every function-local id."""
-    where = {}
+def _locate_functions(ctx) -> None:
+    """Record the function and block of every function-local id (parameters have no block)."""
+    insts, rids, def_pos = ctx.insts, ctx.result_ids, ctx.def_pos
+    n = len(insts)
+    function_of, block_of = ctx.function_of_id, ctx.block_of_id
     for fi, func in enumerate(ctx.functions):
-        ctx.function_of_id[func.id] = None  # functions are module-scope ids
-        for p in func.parameters:
-            ctx.function_of_id[p.words[2]] = fi
-        for b in func.blocks:
-            ctx.function_of_id[b.id] = fi
-            ctx.block_of_id[b.id] = b.id
-            for inst in b.instructions:
-                rid = inst.result_id
-                if rid is not None:
-                    ctx.function_of_id[rid] = fi
-                    ctx.block_of_id[rid] = b.id
-    ctx.function_of_id = {k: v for k, v in ctx.function_of_id.items() if v is not None}
-    return where
+        pos = def_pos.get(func.id)
+        if pos is None or insts[pos] is not func.definition or len(rids) != n:
+            _locate_function_slowly(ctx, fi, func)
+            continue
+        label = None
+        for pos in range(pos + 1, n):
+            inst = insts[pos]
+            opc = inst.opcode
+            if opc == op.FunctionEnd:
+                break
+            if opc == op.Label:
+                label = inst.words[1]
+            rid = rids[pos]
+            if rid is not None:
+                function_of[rid] = fi
+                if label is not None:
+                    block_of[rid] = label
+    for func in ctx.functions:
+        function_of.pop(func.id, None)  # functions are module-scope ids
+
+
+def _locate_function_slowly(ctx, fi, func) -> None:
+    """The same from the function's parsed blocks (when its instructions are not one contiguous
+    run of the module's list)."""
+    for p in func.parameters:
+        ctx.function_of_id[p.words[2]] = fi
+    for b in func.blocks:
+        ctx.function_of_id[b.id] = fi
+        ctx.block_of_id[b.id] = b.id
+        for inst in b.instructions:
+            rid = inst.result_id
+            if rid is not None:
+                ctx.function_of_id[rid] = fi
+                ctx.block_of_id[rid] = b.id
 
 
 def _check_ids(ctx) -> None:
     _locate_functions(ctx)
     defs, def_pos = ctx.defs, ctx.def_pos
+    get_pos = def_pos.get
     bound = ctx.module.bound
-    func_index = {}
-    for fi, func in enumerate(ctx.functions):
-        func_index[id(func.definition)] = fi
+    function_of = ctx.function_of_id
+    get_function = function_of.get
+    # Ids whose uses need a closer look (types, functions, untyped results): most operands name
+    # typed values and pass with a dictionary lookup.
+    special = {rid for rid, d in defs.items() if _needs_kind_check(d)}
+    id_slots = ctx.id_slots
+    cached_slots = ctx._id_slots.get
+    not_checked_for_scope = op.ANNOTATION_OPCODES | op.DEBUG_OPCODES
     current_function = None
     forward_declared: set[int] = set()
     fstart = {id(f.definition): fi for fi, f in enumerate(ctx.functions)}
@@ -119,23 +155,29 @@ def _check_ids(ctx) -> None:
             current_function = fstart.get(id(inst))
         elif opc == op.TypeForwardPointer and len(inst.words) > 1:
             forward_declared.add(inst.words[1])
+        slots = cached_slots(id(inst.operands))
+        if slots is None:
+            slots = id_slots(inst)
+        if not slots:
+            if opc == op.FunctionEnd:
+                current_function = None
+            continue
         rule = None
         w = inst.words
         debug_ext = None
-        for index, operand in enumerate(inst.operands):
-            kind = operand.kind
-            if kind not in ID_KINDS or kind == "IdResult":
-                continue
-            value = w[operand.offset]
-            d = defs.get(value)
-            if d is None:
+        scoped = opc not in not_checked_for_scope
+        for index, offset, is_result_type in slots:
+            value = w[offset]
+            p = get_pos(value)
+            if p is None:
                 if value >= bound:
                     ctx.error("ids.defined", SEC,
                               f"ID {value} is out of bounds (the module's ID bound is {bound})", inst)
                 else:
                     ctx.error("ids.defined", SEC, f"ID {ctx.name(value)} has not been defined", inst)
                 continue
-            if def_pos[value] >= pos:
+            if p >= pos:
+                d = defs[value]
                 if rule is None:
                     rule = _forward_rule(opc)
                 if debug_ext is None:
@@ -145,25 +187,36 @@ def _check_ids(ctx) -> None:
                     ctx.error("ids.defined-before-use", SEC_LAYOUT,
                               f"Operand {ctx.name(value)} requires a previous definition", inst)
                     continue
-                if not _may_forward(rule, index) and not (debug_ext and d.opcode in _DEBUG_FORWARD_TARGETS):
+                if not _may_forward(rule, index) and not (debug_ext and _debug_forward_ok(inst, d)):
                     ctx.error("ids.defined-before-use", SEC_LAYOUT,
                               f"ID {ctx.name(value)} has not been defined", inst)
                     continue
-            if kind == "IdResultType":
+            if is_result_type:
+                d = defs[value]
                 if d.opcode not in op.TYPE_OPCODES:
                     ctx.error("ids.result-type", SEC, f"ID {ctx.name(value)} is not a type id", inst)
+                elif d.opcode == op.TypeFunction:
+                    # "OpFunction is the only valid use of OpTypeFunction." (SPIR-V 3.32.6)
+                    ctx.error("ids.operand-kind", SEC_TYPE_FUNCTION,
+                              f"Invalid use of function type result id {ctx.name(value)}.", inst)
                 continue
-            _check_operand_kind(ctx, inst, value, d)
-            fi = ctx.function_of_id.get(value)
-            if fi is not None and opc not in op.ANNOTATION_OPCODES and opc not in op.DEBUG_OPCODES \
-                    and current_function != fi:
-                where = ctx.functions[current_function].id if current_function is not None else None
-                user = f"used in function {ctx.name(where)}" if where is not None else "used at module scope"
-                ctx.error("ids.function-local", SEC,
-                          f"ID {ctx.name(value)} defined in function {ctx.name(ctx.functions[fi].id)} is "
-                          f"{user}: it is used outside of its defining function", inst)
+            if value in special:
+                _check_operand_kind(ctx, inst, value, defs[value])
+            if scoped:
+                fi = get_function(value)
+                if fi is not None and current_function != fi:
+                    where = ctx.functions[current_function].id if current_function is not None else None
+                    user = f"used in function {ctx.name(where)}" if where is not None else "used at module scope"
+                    ctx.error("ids.function-local", SEC,
+                              f"ID {ctx.name(value)} defined in function {ctx.name(ctx.functions[fi].id)} is "
+                              f"{user}: it is used outside of its defining function", inst)
         if opc == op.FunctionEnd:
             current_function = None
+
+
+def _needs_kind_check(d) -> bool:
+    """Whether _check_operand_kind can say anything about a use of the id ``d`` defines."""
+    return d.opcode in op.TYPE_OPCODES or d.opcode == op.Function or d.type_id is None
 
 
 _FUNCTION_TYPE_USERS = frozenset({op.Function, op.TypePointer, op.TypeFunction}) | op.ANNOTATION_OPCODES | op.DEBUG_OPCODES \
@@ -202,9 +255,14 @@ def _spec_op_ok(inst) -> bool:
 
 def _check_dominance(ctx) -> None:
     block_of = ctx.block_of_id
+    get_block = block_of.get
+    id_slots = ctx.id_slots
+    defs = ctx.defs
     for cfg in ctx.cfgs:
+        reachable = cfg.reachable
         for b in cfg.blocks:
-            use_reachable = b.id in cfg.reachable
+            bid = b.id
+            use_reachable = bid in reachable
             for inst in b.instructions:
                 if inst.opcode == op.Phi:
                     _check_phi_dominance(ctx, cfg, inst)
@@ -212,17 +270,15 @@ def _check_dominance(ctx) -> None:
                 if not use_reachable:
                     continue
                 w = inst.words
-                for operand in inst.operands:
-                    if operand.kind not in ID_KINDS or operand.kind == "IdResult":
+                for _index, offset, _rt in id_slots(inst):
+                    value = w[offset]
+                    def_block = get_block(value)
+                    if def_block is None or def_block == bid or defs[value].opcode == op.Label:
                         continue
-                    value = w[operand.offset]
-                    def_block = block_of.get(value)
-                    if def_block is None or def_block == b.id or ctx.def_opcode(value) == op.Label:
-                        continue
-                    if not cfg.dominates(def_block, b.id):
+                    if not cfg.dominates(def_block, bid):
                         ctx.error("ids.dominance", SEC,
                                   f"ID {ctx.name(value)} defined in block {ctx.name(def_block)} does not "
-                                  f"dominate its use in block {ctx.name(b.id)}", inst)
+                                  f"dominate its use in block {ctx.name(bid)}", inst)
                         return
 
 

@@ -73,6 +73,15 @@ def _read_fetch(ctx, inst) -> None:
     if not _scalar_or_vec4(ctx, w[1], inst.opcode in _SPARSE):
         _err(ctx, inst, f"Expected Result Type to be int or float vector type: {name}", "image.result-type")
         return
+    if inst.opcode in _FETCHES:
+        # "Its Dim operand cannot be Cube, and its Sampled operand must be 1." (OpImageFetch)
+        image = _image_of(ctx, w[3], sampled=False)
+        if image.words[3] == op.DIM.Cube:
+            _err(ctx, inst, f"Image 'Dim' cannot be Cube: {name}")
+            return
+        if image.words[7] != 1:
+            _err(ctx, inst, f"Expected Image 'Sampled' parameter to be 1: {name}")
+            return
     if inst.opcode == op.ImageRead and ctx.env.api != "universal" and ctx.dimension(w[1]) != 4:
         image = _image_of(ctx, w[3], sampled=False)
         depth_scalar = ctx.env.is_opencl and image.words[4] == 1 and ctx.dimension(w[1]) == 1
@@ -103,6 +112,22 @@ def _query(ctx, inst) -> None:
         _err(ctx, inst, f"Expected Image to be of type OpTypeImage: {name}")
 
 
+def _query_lod(ctx, inst) -> None:
+    """OpImageQueryLod: a two-component float vector result; "Coordinate must be a scalar or vector
+    of floating-point type or integer type ... Unless the Kernel capability is being used, it must
+    be floating point." """
+    w = inst.words
+    if not (ctx.is_float_vector(w[1]) and ctx.dimension(w[1]) == 2):
+        _err(ctx, inst, "Expected Result Type to be float vector of size 2: ImageQueryLod", "image.result-type")
+        return
+    if _image_of(ctx, w[3], sampled=True) is None:
+        _err(ctx, inst, "Expected Image operand to be of type OpTypeSampledImage: ImageQueryLod")
+        return
+    coord = ctx.type_of(w[4])
+    if not ctx.is_float_scalar_or_vector(coord) and not (ctx.is_kernel and ctx.is_int_scalar_or_vector(coord)):
+        _err(ctx, inst, "Expected Coordinate to be float scalar or vector: ImageQueryLod")
+
+
 def _sampled_image(ctx, inst) -> None:
     w = inst.words
     rt = ctx.type_inst(w[1])
@@ -126,7 +151,8 @@ def _image(ctx, inst) -> None:
         _err(ctx, inst, "Expected Sampled Image to be of type OpTypeSampledImage whose image type is Result Type")
 
 
-_CHECKS = {op.SampledImage: _sampled_image, op.Image: _image, op.ImageWrite: _write}
+_FETCHES = frozenset({op.ImageFetch, op.ImageSparseFetch})
+_CHECKS = {op.SampledImage: _sampled_image, op.Image: _image, op.ImageWrite: _write, op.ImageQueryLod: _query_lod}
 for _o in _SAMPLING:
     _CHECKS[_o] = _sample
 for _n in ("ImageRead", "ImageFetch", "ImageSparseRead", "ImageSparseFetch"):
@@ -137,7 +163,5 @@ for _n in ("ImageQuerySize", "ImageQuerySizeLod", "ImageQueryLevels", "ImageQuer
 
 def check(ctx) -> None:
     checks = _CHECKS
-    for inst in ctx.insts:
-        checker = checks.get(inst.opcode)
-        if checker is not None:
-            checker(ctx, inst)
+    for inst in ctx.instructions_of(checks):
+        checks[inst.opcode](ctx, inst)

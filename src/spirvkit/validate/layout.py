@@ -48,6 +48,10 @@ for _o in ("UntypedVariableKHR", "ConstantFunctionPointerINTEL", "AsmTargetINTEL
 
 # Instructions that may only appear inside a function body.
 _MODULE_ONLY_IN_FUNCTION_ERROR = frozenset(_SECTION_OF) - {op.Line, op.NoLine, op.Variable, op.Undef}
+# Opcodes that need more than "append to the open block" inside a function (see check()).
+_GENERAL_IN_BLOCK = (frozenset({op.FunctionEnd, op.Function, op.FunctionParameter, op.Label, op.ExtInst, op.Variable,
+                                op.Phi}) | op.LINE_OPCODES | _MODULE_ONLY_IN_FUNCTION_ERROR | op.MERGES | op.TERMINATORS
+                     | op.EXT_INSTS)
 
 
 def _is_non_semantic(ctx, inst) -> bool:
@@ -59,7 +63,15 @@ def _is_non_semantic(ctx, inst) -> bool:
 
 def check(ctx) -> None:
     state = _Layout(ctx)
+    general = _GENERAL_IN_BLOCK
     for inst in ctx.insts:
+        block = state.block
+        if block is not None and inst.opcode not in general:
+            # The common case, an ordinary instruction inside an open block (what in_function and
+            # in_block would do with it).
+            block.instructions.append(inst)
+            state.in_first_block_vars = False
+            continue
         state.step(inst)
     state.finish()
 
@@ -73,6 +85,7 @@ class _Layout:
         self.block: Block | None = None  # the open (unterminated) block
         self.seen_definition = False
         self.in_first_block_vars = True
+        self.merges: list[int] = []  # positions of merge instructions in the open block
 
     def error(self, rule, message, inst, section=SEC):
         self.ctx.error(rule, section, message, inst)
@@ -148,6 +161,7 @@ class _Layout:
             if not func.blocks:
                 self.declare_definition(inst)
             self.block = Block(inst)
+            self.merges = []
             func.blocks.append(self.block)
             return
         if opc in op.LINE_OPCODES or (opc == op.ExtInst and _is_non_semantic(self.ctx, inst)):
@@ -194,16 +208,19 @@ class _Layout:
                            "OpPhi must appear within a non-entry block before all non-OpPhi instructions "
                            "(except for OpLine, which can be mixed with OpPhi).", inst)
         body.append(inst)
-        if opc in op.TERMINATORS:
-            self.check_merge_placement(block)
+        if opc in op.MERGES:
+            self.merges.append(len(body) - 1)
+        elif opc in op.TERMINATORS:
+            if self.merges:
+                self.check_merge_placement(block, self.merges)
+                self.merges = []
             self.block = None
 
-    def check_merge_placement(self, block) -> None:
+    def check_merge_placement(self, block, merges) -> None:
         body = block.instructions
         term = body[-1]
-        for k, inst in enumerate(body[:-1]):
-            if inst.opcode not in op.MERGES:
-                continue
+        for k in merges:
+            inst = body[k]
             if k != len(body) - 2:
                 self.error("layout.merge-placement",
                            f"{inst.opname} must be the second-to-last instruction in its block.", inst,

@@ -48,6 +48,8 @@ def check(ctx) -> None:
                 ctx.error("limits.global-variables", SEC,
                           f"Number of Global Variables (Storage Class other than 'Function') exceeded the valid "
                           f"limit ({o.max_global_variables}).", inst)
+        if len(inst.words) * 4 <= o.max_string_length:
+            continue  # too short to hold a string over the limit
         for operand in inst.operands:
             if operand.kind == "LiteralString" and operand.count * 4 - 1 > o.max_string_length:
                 if len(inst.value(inst.operands.index(operand)).encode()) > o.max_string_length:

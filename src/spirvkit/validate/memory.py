@@ -14,7 +14,7 @@ _PTR_CHAINS = frozenset({op.PtrAccessChain, op.InBoundsPtrAccessChain})
 
 
 def check(ctx) -> None:
-    for inst in ctx.insts:
+    for inst in ctx.instructions_of(set(_CHECKS) | _MEMORY_ACCESS_USERS):
         checker = _CHECKS.get(inst.opcode)
         if checker is not None:
             checker(ctx, inst)
@@ -262,7 +262,25 @@ def _generic_ptr_mem_semantics(ctx, inst) -> None:
                   "GenericPtrMemSemantics: expected Result Type to be a 32-bit integer", inst)
 
 
+def _texel_pointer_sample(ctx, inst) -> None:
+    """OpImageTexelPointer: "[Sample] must be a valid <id> for the value 0 if the OpTypeImage has
+    MS of 0." A Sample whose value is known (a constant) is checked."""
+    if len(inst.words) < 6:
+        return
+    info = ctx.pointer_info(ctx.type_of(inst.words[3]))
+    image = ctx.type_inst(info[1]) if info is not None and info[1] is not None else None
+    while image is not None and image.opcode in (op.TypeArray, op.TypeRuntimeArray):
+        image = ctx.type_inst(image.words[2])
+    if image is None or image.opcode != op.TypeImage or image.words[6] != 0:
+        return
+    value = ctx.constant_value(inst.words[5])
+    if value is not None and value != 0:
+        ctx.error("memory.texel-pointer-sample", SEC,
+                  f"Expected Sample for Image with MS 0 to be a valid <id> for the value 0 (it is {value})", inst)
+
+
 _CHECKS = {
+    op.ImageTexelPointer: _texel_pointer_sample,
     op.Select: _logical_pointer_select,
     op.Phi: _logical_pointer_select,
     op.GenericPtrMemSemantics: _generic_ptr_mem_semantics,

@@ -74,7 +74,7 @@ def check_sampled_image_uses(ctx) -> None:
             continue
         for b in func.blocks:
             for inst in b.instructions:
-                for v in inst.id_operands():
+                for v in ctx.id_operands(inst):
                     if v not in block_of:
                         continue
                     if block_of[v] != b.id or inst.opcode in (op.Phi, op.Select):

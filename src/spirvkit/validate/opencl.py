@@ -34,7 +34,8 @@ def check(ctx) -> None:
         return
     _models(ctx)
     _extensions(ctx)
-    for inst in ctx.insts:
+    for inst in ctx.instructions_of((op.TypeImage, op.ImageWrite, op.ImageRead, op.ImageSampleExplicitLod,
+                                     op.ImageFetch, op.EntryPoint, op.Variable)):
         if inst.opcode == op.TypeImage:
             _image_type(ctx, inst)
         elif inst.opcode == op.ImageWrite:
@@ -49,12 +50,12 @@ def check(ctx) -> None:
 
 
 def _models(ctx) -> None:
-    for inst in ctx.insts:
-        if inst.opcode == op.EntryPoint and op.EXEC_MODEL.name(inst.words[1]) != "Kernel":
+    for inst in ctx.instructions_of((op.EntryPoint,)):
+        if op.EXEC_MODEL.name(inst.words[1]) != "Kernel":
             ctx.error("opencl.execution-model", "OpenCL env 2.1",
                       "In the OpenCL environment, the Execution Model of an OpEntryPoint must be Kernel.", inst)
             return
-    mm = next((i for i in ctx.insts if i.opcode == op.MemoryModel), None)
+    mm = next((i for i in ctx.instructions_of((op.MemoryModel,))), None)
     if mm is None:
         return
     addressing = op.ADDRESSING.name(mm.words[1])
@@ -70,7 +71,7 @@ def _models(ctx) -> None:
 
 def _extensions(ctx) -> None:
     new_doc = ctx.env.api_version == (3, 0)
-    for inst in ctx.insts:
+    for inst in ctx.instructions_of((op.Extension, op.ExtInstImport)):
         if inst.opcode == op.Extension:
             name = inst.value(0)
             if new_doc and name.startswith(("cl_", "cles_")):
@@ -218,19 +219,19 @@ def _scopes(ctx) -> None:
     o = ctx.options
     subgroups = api in ((2, 1), (2, 2)) or (api == (3, 0) and o.subgroups) or "cl_khr_subgroups" in o.extensions \
         or (api < (2, 1) and not o.strict_opencl_version_rules)  # cl_khr_subgroups may be there
-    for inst in ctx.insts:
-        if inst.opcode not in SCOPED_OPCODES:
-            continue
+    for inst in ctx.instructions_of(SCOPED_OPCODES):
         desc = inst.desc
         if desc is None:
             continue
         is_atomic = inst.opcode in ATOMICS
         is_barrier = inst.opcode in (op.ControlBarrier, op.MemoryBarrier)
         is_group = desc.klass in _GROUP_CLASSES
+        known = {}
         for role, _index, value_id in scope_operands(ctx, inst):
             _is_int, is_const, value = eval_int32(ctx, value_id)
             if not is_const:
                 continue
+            known.setdefault(role, value)
             if role == "exec":
                 _exec_scope(ctx, inst, value, is_group, subgroups)
             elif role == "memory" and is_atomic:
@@ -239,6 +240,24 @@ def _scopes(ctx) -> None:
                 _fence_scope(ctx, inst, value, subgroups)
             elif role in ("semantics", "equal", "unequal"):
                 _order(ctx, inst, value, is_atomic, is_barrier)
+        if is_atomic and o.strict_opencl_version_rules and api != (3, 0):
+            _int64_atomic_workgroup_memory(ctx, inst, known)
+
+
+_WORKGROUP_MEMORY = 0x100  # MemorySemantics WorkgroupMemory
+
+
+def _int64_atomic_workgroup_memory(ctx, inst, known) -> None:
+    """OLD (cl_khr_int64_base/extended_atomics): "When the WorkgroupMemory Memory Semantic is used
+    the Scope must be Workgroup." (for the 64-bit atomics the extensions add)."""
+    width = ctx.bit_width(inst.words[1]) if inst.opcode != op.AtomicStore else \
+        ctx.bit_width(ctx.type_of(inst.words[4]))
+    if width != 64 or "memory" not in known or not known.get("semantics", 0) & _WORKGROUP_MEMORY:
+        return
+    if known["memory"] != S.Workgroup:
+        _fail(ctx, inst, "opencl.int64-atomic-scope", "OpenCL env OLD, cl_khr_int64_base_atomics",
+              f"64-bit atomics with WorkgroupMemory semantics must use scope Workgroup (found "
+              f"{S.name(known['memory'])})")
 
 
 def _fail(ctx, inst, rule, section, message) -> None:
@@ -328,7 +347,7 @@ def _float_param_ok(ctx, width) -> bool:
 
 def _byval(ctx, function, index) -> bool:
     # the function's parameters follow its OpFunction in order
-    start = ctx.insts.index(function)
+    start = ctx.def_pos[function.words[2]]
     params = []
     for inst in ctx.insts[start + 1:]:
         if inst.opcode != op.FunctionParameter:

@@ -39,7 +39,8 @@ class ValidatorOptions:
       ``fence_scopes`` / ``fence_orders`` (CL_DEVICE_ATOMIC_FENCE_CAPABILITIES) — all scopes and
       orders a full-profile 3.0 device may report (the mandatory minimum is Relaxed + Workgroup).
     * ``extensions`` — the device's ``cl_khr_*`` extensions that enable more capabilities
-      (digest §4 table), e.g. ``{"cl_khr_subgroup_ballot"}``.
+      (digest §4 table), e.g. ``{"cl_khr_subgroup_ballot"}``; in every OpenCL env (none by
+      default, so the 1.2-2.2 tables stay SPIRV-Tools' ones).
     * ``spirv_versions`` — the SPIR-V versions the device accepts (CL_DEVICE_ILS_WITH_VERSION):
       1.0 to 1.6 by default, the versions spirvkit assembles and runs.
     * ``address_bits`` — 32 or 64 to require Physical32 or Physical64; None accepts either.
@@ -47,7 +48,8 @@ class ValidatorOptions:
       env document (1.2: atomic scope Device and order Relaxed, barrier scope Workgroup and order
       SequentiallyConsistent; 1.2/2.0: execution scope Workgroup only) depend on device
       extensions (cl_khr_subgroups ...) and SPIRV-Tools does not apply them, so a module it
-      accepts for opencl1.2/2.0 is accepted here too. True applies them.
+      accepts for opencl1.2/2.0 is accepted here too. True applies them, and the OLD document's
+      cl_khr_int64 atomics rule (WorkgroupMemory semantics need scope Workgroup).
     * ``allow_irreducible_control_flow`` — False: the OpenCL 3.0 env makes irreducible control
       flow implementation-defined, so a portable module avoids it; True accepts it (LLVM-based
       devices, spirvkit's executor included, run it).

@@ -22,10 +22,8 @@ _NUMERIC_OR_BOOL = frozenset({op.TypeInt, op.TypeFloat, op.TypeBool})
 
 def check(ctx) -> None:
     seen: dict[tuple, int] = {}
-    for inst in ctx.insts:
+    for inst in ctx.instructions_of(op.TYPE_OPCODES):
         opc = inst.opcode
-        if opc not in op.TYPE_OPCODES:
-            continue
         if opc not in _MAY_REPEAT and inst.result_id is not None:
             key = (opc, *inst.words[2:])
             if key in seen:

@@ -5,6 +5,7 @@ forbidden decorations, runtime arrays, entry points and workgroup size, built-in
 from __future__ import annotations
 
 from . import opcodes as op
+from . import vulkan_graphics
 
 SC, D = op.SC, op.DEC
 _ALLOWED_CLASSES = {SC.UniformConstant, SC.Input, SC.Uniform, SC.Output, SC.Workgroup, SC.Private, SC.Function,
@@ -56,11 +57,12 @@ def check(ctx) -> None:
     _spec_array_rule(ctx)
     _workgroup_storage(ctx)
     _push_constants(ctx)
+    vulkan_graphics.check(ctx)
 
 
 def _addressing(ctx) -> None:
     if ctx.addressing_model not in (op.ADDRESSING.Logical, op.ADDRESSING.PhysicalStorageBuffer64):
-        inst = next(i for i in ctx.insts if i.opcode == op.MemoryModel)
+        inst = next(i for i in ctx.instructions_of((op.MemoryModel,)))
         ctx.error("vulkan.addressing-model", "Vulkan env 3.3",
                   "Addressing model must be Logical or PhysicalStorageBuffer64 in the Vulkan environment.", inst)
 
@@ -301,7 +303,7 @@ def _workgroup_storage(ctx) -> None:
             continue
         for b in func.blocks:
             for inst in b.instructions:
-                if any(v in workgroup_vars for v in inst.id_operands()):
+                if any(v in workgroup_vars for v in ctx.id_operands(inst)):
                     ctx.error("vulkan.workgroup-storage", "Vulkan env 3.11",
                               "Workgroup Storage Class is limited to MeshNV, TaskNV, and GLCompute execution model",
                               inst)
@@ -312,9 +314,7 @@ def _push_constants(ctx) -> None:
     push = {i.words[2] for i in ctx.insts if i.opcode == op.Variable and i.words[3] == SC.PushConstant}
     if len(push) < 2:
         return
-    for inst in ctx.insts:
-        if inst.opcode != op.EntryPoint:
-            continue
+    for inst in ctx.instructions_of((op.EntryPoint,)):
         interface = inst.words[inst.operands[2].offset + inst.operands[2].count:]
         used = [v for v in interface if v in push]
         if len(used) > 1:
@@ -324,9 +324,7 @@ def _push_constants(ctx) -> None:
 
 
 def _duplicate_builtin_inputs(ctx) -> None:
-    for inst in ctx.insts:
-        if inst.opcode != op.EntryPoint:
-            continue
+    for inst in ctx.instructions_of((op.EntryPoint,)):
         seen = set()
         for v in inst.words[inst.operands[2].offset + inst.operands[2].count:]:
             d = ctx.defs.get(v)
@@ -446,3 +444,4 @@ def _image_operands(ctx, inst) -> None:
     elif inst.opcode in (op.ImageGather, op.ImageSparseGather) and not ctx.is_constant_instruction(inst.words[5]):
         ctx.error("vulkan.image-operands", "Vulkan env 3.31",
                   f"{inst.opname}: Component Operand must be a constant", inst)
+
