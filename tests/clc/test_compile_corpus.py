@@ -26,10 +26,7 @@ import spirvkit
 from spirvkit.errors import CompileError
 
 # stem -> the exact "not supported yet: ..." message expected (strict xfail: flips when fixed).
-NOT_SUPPORTED: dict[str, str] = {
-    "workgroup_collectives": "not supported yet: work-group collective functions",
-    "async_copy": "not supported yet: async copies",
-}
+NOT_SUPPORTED: dict[str, str] = {}
 
 SOURCES = sorted(p.stem for p in KERNELS.glob("*.cl"))
 

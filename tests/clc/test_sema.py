@@ -1,6 +1,6 @@
 """Semantic diagnostics of the OpenCL C compiler: clang's wording, the location of the
 offending construct, every error of a translation unit, and "not supported yet" for the
-features that are not there (images, pipes, blocks, printf …)."""
+features that are not there (images, pipes, blocks, device-side enqueue …)."""
 
 from __future__ import annotations
 
@@ -29,17 +29,17 @@ REJECTED = [
     ("float2 f; f.z = 1;", "vector component access exceeds type 'float2'"),
     ("float4 f; f.xx = (float2)(1);", "vector is not assignable (contains duplicate components)"),
     ("int4 v; int x = v.rgba.x;", "vector component name 'rgba' is an OpenCL C version 3.0 feature"),
-    ("int4 v; float4 f; v + f;", "invalid operands to binary expression ('int4' and 'float4')"),
-    ("float4 f = (float4)(1.0f, 2.0f);", "too few elements in vector initializer (expected 4 elements, have 2)"),
+    ("int4 v; float4 f; v + f;", "implicit conversions between vector types ('int4' and 'float4') are not permitted"),
+    ("float4 f = (float4)(1.0f, 2.0f);", "too few elements in vector initialization (expected 4 elements, have 2)"),
     ("int n = o[0]; int a[n];", "variable length arrays are not supported in OpenCL"),
     ("o[0] = sqrt(1, 2);", "no matching function for call to 'sqrt'"),
     ("o[0] = foo(1);", "implicit declaration of function 'foo' is invalid in OpenCL"),
     ("local int x = 1;", "'__local' variable cannot have an initializer"),
     ("global int *g = o; local int *l = g;", "changes address space of pointer"),
-    ("int4 a; int2 b; a + b;", "cannot convert between vector values of different size"),
+    ("int4 a; int2 b; a + b;", "implicit conversions between vector types ('int4' and 'int2') are not permitted"),
     ("float f = 1; int x = f % 2;", "invalid operands to binary expression ('float' and 'int')"),
     ("float f; f << 1;", "invalid operands to binary expression ('float' and 'int')"),
-    ("const int c = 1; c = 2;", "cannot assign to variable with const-qualified type"),
+    ("const int c = 1; c = 2;", "cannot assign to variable 'c' with const-qualified type 'const int'"),
     ("int x; x.y = 1;", "member reference base type 'int' is not a structure or union"),
     ("break;", "'break' statement not in loop or switch statement"),
     ("int x = as_int((short)1);", "invalid reinterpretation: sizes of 'int' and 'short' must match"),
@@ -72,10 +72,10 @@ def test_language_restrictions(source, message):
 
 @pytest.mark.parametrize("source,what", [
     ("kernel void k(read_only image2d_t i) {}", "not supported yet: image type 'image2d_t'"),
-    ("kernel void k(global int *o) { printf(\"hi\"); }", "not supported yet: printf"),
+    ("kernel void k(global int *o) { enqueue_marker(0, 0, 0, 0); }", "not supported yet: device-side enqueue"),
     ("kernel void k(global int *o) { read_pipe(0, 0); }", "not supported yet: pipes"),
-    ("kernel void k(global int *o) { o[0] = work_group_reduce_add(1); }",
-     "not supported yet: work-group collective functions"),
+    ("kernel void k(global int *o) { o[0] = sub_group_reduce_add(1); }",
+     "not supported yet: sub-groups"),
 ])
 def test_not_supported_yet_at_the_construct(source, what):
     err = error_of(source)

@@ -94,7 +94,7 @@ CompoundLiteral: to*, init*
 TypeTrait: op, arg*
 Call: func*, args**
 Subscript: base*, index*
-Member: base*, name, arrow
+Member: base*, name, arrow, op_loc
 # A block (spec §1.12, "^(int x) { … }"): type is a FunctionType whose result is None (the
 # return type is inferred). Parsed so sema can say "not supported yet" with its location.
 BlockLiteral: type*, body*

@@ -145,7 +145,8 @@ FAMILIES = [
     (" ".join("native_" + n for n in HALF_1.split()), "F(F)", FLOATN, "ext", None),
     (" ".join("native_" + n for n in HALF_2.split()), "F(F,F)", FLOATN, "ext", None),
     # -- integer (§1.13.3)
-    ("abs abs_diff", "U(I)", INTN, "ext_su", None),
+    ("abs", "U(I)", INTN, "ext_su", None),
+    ("abs_diff", "U(I,I)", INTN, "ext_su", None),
     ("add_sat hadd rhadd max min mul_hi sub_sat", "I(I,I)", INTN, "ext_su", None),
     ("max min", "I(I,Fs)", INTV, "ext_su_splat", None),
     ("clamp mad_hi mad_sat", "I(I,I,I)", INTN, "ext_su", None),
@@ -208,10 +209,8 @@ UNSUPPORTED_PREFIXES = {
     "release_event": "device-side enqueue", "create_user_event": "device-side enqueue",
     "set_user_event_status": "device-side enqueue", "capture_event_profiling_info": "device-side enqueue",
     "get_default_queue": "device-side enqueue", "is_valid_": "device-side enqueue",
-    "printf": "printf", "work_group_": "work-group collective functions", "sub_group_": "sub-groups",
+    "sub_group_": "sub-groups",
     "get_sub_group": "sub-groups", "get_num_sub_groups": "sub-groups",
-    "async_work_group": "async copies", "wait_group_events": "async copies", "prefetch": "async copies",
-    "get_fence": "get_fence",
 }
 
 _TABLE: dict[str, list] = {}
@@ -251,7 +250,7 @@ def parse_convert(name: str):
     if not m:
         return None
     elem = type_from_name(m.group(1))
-    if elem is None or not elem.is_scalar or elem.kind == "void" or m.group(1) in ("bool", "size_t"):
+    if elem is None or not elem.is_scalar or elem.kind == "void" or m.group(1) in ("bool", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t"):
         return None
     sat = bool(m.group(3))
     if sat and elem.kind == "float":

@@ -9,7 +9,7 @@ from . import ast
 from .builtins import (C11_FETCH, LEGACY_ATOMICS, WORK_ITEM, WORK_ITEM_SCALAR, candidates, parse_as,
                        parse_convert, parse_vload, resolve, unsupported_family)
 from .sema import SemaError, not_supported
-from .types import (BOOL, FLOAT, HALF, INT, LONG, SIZE_T, UINT, ULONG, VOID, CType, Pointer, Scalar,
+from .types import (BOOL, DOUBLE, FLOAT, HALF, INT, LONG, SIZE_T, UINT, ULONG, VOID, CType, Pointer, Scalar,
                     Vector, relational_result, vector_of)
 
 # Memory semantics bits (SPIR-V): the order, then the storage classes a fence covers.
@@ -52,6 +52,10 @@ class BuiltinsMixin:
             return self.vload_store(name, vl, args, node)
         if name.startswith(("atomic_", "atom_")):
             return self.atomic(name, args, node)
+        if name.startswith("work_group_"):
+            result = self.group_builtin(name, args, node)
+            if result is not None:
+                return result
         overloads = candidates(name, self.cl_std)
         if overloads is None:
             what = unsupported_family(name)
@@ -183,16 +187,16 @@ class BuiltinsMixin:
         if src == to:
             return self.val(to, args[0].id)
         if src.width == 3 or to.width == 3:
-            # 4 ↔ 3 keeps the bits of the first three components (§1.2.4).
-            if src.width == 3 and to.width == 4:
-                wide = Vector(src.element, 4)
-                vid = self.op("OpVectorShuffle", wide, args[0].id, args[0].id, [0, 1, 2, 0])
-                return self.val(to, self.op("OpBitcast", to, vid))
-            if src.width == 4 and to.width == 3:
-                wide = Vector(to.element, 4)
-                vid = self.op("OpBitcast", wide, args[0].id)
-                return self.val(to, self.op("OpVectorShuffle", to, vid, vid, [0, 1, 2]))
-            raise not_supported(f"'{name}' between 3-component and other widths", node)
+            # A 3-vector is reinterpreted as the 4-vector whose room it takes: 4 ↔ 3 keeps the
+            # bits of the first three components (§1.2.4); other widths are implementation-defined.
+            vid = args[0].id
+            if src.width == 3:
+                vid = self.op("OpVectorShuffle", Vector(src.element, 4), vid, vid, [0, 1, 2, 0])
+            wide = Vector(to.element, 4) if to.width == 3 else to
+            vid = self.op("OpBitcast", wide, vid)
+            if to.width == 3:
+                vid = self.op("OpVectorShuffle", to, vid, vid, [0, 1, 2])
+            return self.val(to, vid)
         if any(t.element.bits == 16 and t.element.is_float for t in (src, to)):
             self.uses_half_values = True
         return self.val(to, self.op("OpBitcast", to, args[0].id))
@@ -301,10 +305,26 @@ class BuiltinsMixin:
     def bi_shuffle2(self, args, node):
         return self.bi_shuffle(args, node, "shuffle2")
 
+    def _generic_argument(self, args, node, name):
+        """The one pointer argument of to_global/to_local/to_private/get_fence (§1.13.9): a
+        generic pointer, or a named one that converts to generic; never constant."""
+        if self.cl_std < 200:
+            raise SemaError(f"implicit declaration of function '{name}' is invalid in OpenCL", node)
+        if len(args) != 1:
+            raise SemaError(f"too {'few' if not args else 'many'} arguments to function call, expected 1, have "
+                            f"{len(args)}", node)
+        if not args[0].type.is_pointer or args[0].type.space == "constant":
+            arg = node.args[0]
+            text = f"{arg.name} " if isinstance(arg, ast.Identifier) else ""
+            raise SemaError(f"invalid argument {text}to function: '{name}', expecting a generic pointer argument",
+                            node.args[0])
+        return args[0]
+
     def bi_to_global(self, args, node, space="global"):
-        if len(args) != 1 or not args[0].type.is_pointer or args[0].type.space != "generic":
-            raise SemaError(f"invalid argument to 'to_{space}'", node)
-        t = Pointer(args[0].type.pointee, space)
+        p = self._generic_argument(args, node, f"to_{space}")
+        t = Pointer(p.type.pointee, space)
+        if p.type.space != "generic":  # statically known: the pointer itself, or NULL
+            return self.val(t, p.id) if p.type.space == space else self.const(t, 0)
         rid = self.op("OpGenericCastToPtrExplicit", t, args[0].id, self.b.enum("StorageClass",
                       {"global": "CrossWorkgroup", "local": "Workgroup", "private": "Function"}[space]))
         return self.val(t, rid)
@@ -314,6 +334,39 @@ class BuiltinsMixin:
 
     def bi_to_private(self, args, node):
         return self.bi_to_global(args, node, "private")
+
+    def bi_printf(self, args, node):
+        """printf (§1.13.13) → OpenCL.std printf, returning int. The format is a string literal
+        (the spec's rule; it lands in the constant address space); the other arguments get C's
+        default argument promotions (float/half to double, bool/char/short to int); vectors and
+        pointers pass as they are."""
+        if not args:
+            raise SemaError("too few arguments to function call, expected at least 1, have 0", node)
+        fmt = node.args[0]
+        while isinstance(fmt, ast.Paren):
+            fmt = fmt.expr
+        if not isinstance(fmt, ast.StringLiteral):
+            raise SemaError("format string is not a string literal", node.args[0])
+        ids = [args[0].id]
+        for v, a in zip(args[1:], node.args[1:]):
+            t = v.type
+            if t.is_scalar and not t.is_void and not t.is_pointer:
+                if t.is_float and t.bits < 64:
+                    v = self.convert(v, DOUBLE, a)
+                elif t == BOOL or (t.is_integer and t.bits < 32):
+                    v = self.convert(v, INT, a)
+            elif not (t.is_vector or t.is_pointer):
+                raise SemaError(f"cannot pass object of non-trivial type '{t}' through variadic function", a)
+            ids.append(v.id)
+        return self.val(INT, self.ext_inst("printf", INT, ids))
+
+    def bi_get_fence(self, args, node):
+        p = self._generic_argument(args, node, "get_fence")
+        if p.type.space != "generic":
+            return self.const(UINT, {"global": 2, "local": 1}.get(p.type.space, 0))
+        # WorkgroupMemory (0x100) / CrossWorkgroupMemory (0x200) >> 8 = CLK_LOCAL (1) / CLK_GLOBAL (2)
+        sem = self.f.op("OpGenericPtrMemSemantics", self.b.type_int(32), p.id)
+        return self.val(UINT, self.op("OpShiftRightLogical", UINT, sem, self.const(UINT, 8).id))
 
     # -- atomics ----------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..errors import SpirvkitError
 from ..spirv.builder import ModuleBuilder
 from . import ast
+from .builtins_groups import GroupsMixin
 from .builtins_lower import BuiltinsMixin
 from .codegen_expr import ExpressionsMixin, LVal, Val
 from .codegen_init import InitializersMixin
@@ -38,16 +39,25 @@ class FuncInfo:
         self.name, self.type, self.id, self.node, self.is_kernel = name, ctype, fid, node, is_kernel
         self.defined = False
         self.calls: list[tuple[str, object]] = []  # (callee, call node) for the recursion check
+        # A kernel called from a kernel (§1.7: an ordinary call) is also emitted as a plain
+        # function with this id: SPIR-V forbids calling an entry point.
+        self.callable_id: int | None = None
+        self.fdef = None
+        self.cloned = False
 
 
-class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
-    def __init__(self, unit, *, cl_std: int = 120, version=(1, 0), single_precision_constants: bool = False):
+class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
+    def __init__(self, unit, *, cl_std: int = 120, version=(1, 0), single_precision_constants: bool = False,
+                 debug: bool = False):
         self.unit = unit
+        self.debug = debug  # -g: an OpLine before each statement's code
         self.cl_std = cl_std
         self.single_precision_constants = single_precision_constants
         self.b = ModuleBuilder(version)
         self.version = version
         self.diagnostics = []
+        self.warnings = []
+        self.emitting_clone = False
         self.globals = Scope()
         for name, value in PREDEFINED_ENUMS.items():
             self.globals.names[name] = Symbol(name, "enumconst", INT, value)
@@ -58,15 +68,37 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
         self.module_vars: list[int] = []
         self.uses_half_values = False
         self.uses_int64_atomics = False
+        self.uses_groups = False  # OpGroup* collectives need the Groups capability
         self.f = None  # the FunctionBuilder being filled
         self.fn_info = None
         self.scope = self.globals
         self.loops: list[tuple[int, int | None]] = []
         self.labels: dict[str, int] = {}
         self.contract_off = False
+        # half values need cl_khr_fp16 (§1.1.1, §1.9 #12). Enabled anywhere counts as enabled
+        # everywhere: the pragma's scope is not tracked per position.
+        self.fp16 = any(e.name in ("cl_khr_fp16", "all") and e.enabled for e in unit.extensions or ())
         self.ext = self.b.ext_inst_import("OpenCL.std")
 
     # -- errors -----------------------------------------------------------------------------
+
+    def is_half_valued(self, t) -> bool:
+        """Whether ``t`` holds half values that cl_khr_fp16 must be enabled for."""
+        while t.is_array:
+            t = t.elem
+        return not self.fp16 and (t.is_scalar or t.is_vector) and t.element.kind == "float" and t.element.bits == 16
+
+    def check_half_variable(self, t, node, parameter: bool = False) -> None:
+        if self.is_half_valued(t):
+            raise SemaError(f"declaring function parameter of type '{t}' is not allowed; did you forget * ?"
+                            if parameter else f"declaring variable of type '{t}' is not allowed", node)
+
+    def warn(self, message: str, node, option: str | None = None) -> None:
+        """A warning (compile_cl applies -w and -Werror to these)."""
+        if self.emitting_clone:  # the callable copy of a kernel repeats the kernel's warnings
+            return
+        self.warnings.append(located_diagnostic("warning", message, getattr(node, "loc", None),
+                                                getattr(node, "expansion", None), option))
 
     def error(self, exc: SemaError) -> None:
         node = exc.node
@@ -172,29 +204,55 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
             except Exception as exc:  # a compiler bug: a located error, never a traceback
                 self.error(SemaError(f"internal compiler error ({type(exc).__name__}: {exc}); please "
                                      "report this", decl))
+        self.emit_called_kernels()
         self.check_recursion()
         self.finish_module()
 
+    def emit_called_kernels(self) -> None:
+        """The plain-function copies of kernels that kernels call (calls may add more)."""
+        while True:
+            todo = [i for i in self.functions.values() if i.callable_id and i.fdef is not None and not i.cloned]
+            if not todo:
+                return
+            for info in todo:
+                info.cloned = True
+                try:
+                    self.function_definition(info.fdef, clone=True)
+                except SemaError:
+                    pass  # its errors were reported when the kernel itself was compiled
+
     def static_assert(self, node, scope) -> None:
         if not self.const_int(node.cond, scope):
-            msg = node.message.value if node.message is not None else ""
-            raise SemaError(f"static assertion failed{': ' + msg if msg else ''}", node.cond)
+            msg = node.message.value if node.message is not None else b""
+            msg = msg.decode("utf-8", "replace") if isinstance(msg, bytes) else msg
+            raise SemaError(f"static assertion failed{': ' + msg if msg else ''}", node)
 
     def decl_type(self, decl, scope):
         t, quals = self.types.declarator(decl.type, scope)
         return t, quals
 
+    @staticmethod
+    def define_typedef(scope, decl, t) -> None:
+        old = scope.names.get(decl.name)
+        if old is not None and old.node is not decl:  # C11 allows only an identical redefinition
+            if old.kind != "typedef":
+                raise SemaError(f"redefinition of '{decl.name}' as different kind of symbol", decl)
+            if old.type != t:
+                raise SemaError(f"typedef redefinition with different types ('{t}' vs '{old.type}')", decl)
+        scope.names[decl.name] = Symbol(decl.name, "typedef", t, node=decl)
+
     def global_declaration(self, decl) -> None:
         t, q = self.decl_type(decl, self.globals)
         if "typedef" in decl.storage:
-            self.globals.names[decl.name] = Symbol(decl.name, "typedef", t)
+            self.define_typedef(self.globals, decl, t)
             return
         if decl.name is None:
             return  # "struct S {...};": the tag is declared by the type resolution
         if t.is_function:
             self.declare_function(decl.name, t, decl, "kernel" in decl.funcspecs)
             return
-        space = q["space"] or ("constant" if False else "global")
+        self.check_half_variable(t, decl)
+        space = q["space"] or "global"
         if space in ("local", "private"):
             raise SemaError(f"program scope variable must reside in {'global or ' if self.cl_std >= 200 else ''}"
                             "constant address space", decl)
@@ -229,19 +287,35 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
 
     # -- functions --------------------------------------------------------------------------
 
-    def function_definition(self, fd) -> None:
+    def function_definition(self, fd, clone: bool = False) -> None:
         decl = fd.decl
         scope = Scope(self.globals)
         ftype, _ = self.decl_type(decl, self.globals)
-        is_kernel = "kernel" in decl.funcspecs
         fnode = decl.type
         while isinstance(fnode, ast.PointerType):
             fnode = fnode.pointee
-        info = self.declare_function(decl.name, ftype, decl, is_kernel)
-        if info.defined:
-            raise SemaError(f"redefinition of '{decl.name}'", decl)
-        info.defined = True
-        info.is_kernel = is_kernel
+        if clone:  # the callable copy of a kernel: no entry point, arguments passed plainly
+            info, is_kernel = self.functions[decl.name], False
+            fid = info.callable_id
+            saved_diagnostics, self.diagnostics = self.diagnostics, []
+            self.emitting_clone = True
+        else:
+            is_kernel = "kernel" in decl.funcspecs
+            info = self.declare_function(decl.name, ftype, decl, is_kernel)
+            if info.defined:
+                raise SemaError(f"redefinition of '{decl.name}'", decl)
+            info.defined = True
+            info.is_kernel = is_kernel
+            info.fdef = fd
+            fid = info.id
+        try:
+            self.function_body(fd, decl, ftype, fnode, info, fid, scope, is_kernel)
+        finally:
+            if clone:
+                self.diagnostics = saved_diagnostics
+                self.emitting_clone = False
+
+    def function_body(self, fd, decl, ftype, fnode, info, fid, scope, is_kernel) -> None:
         if is_kernel:
             if ftype.result != VOID:
                 raise SemaError("kernel must have void return type", decl)
@@ -253,6 +327,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
         param_types = []
         byval = []
         for p, pt in zip(param_nodes, ftype.params):
+            self.check_half_variable(pt, p, parameter=True)
             if is_kernel:
                 self.check_kernel_param(p, pt)
             if pt.is_record and is_kernel:
@@ -261,10 +336,11 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
             else:
                 param_types.append(self.spv(pt))
                 byval.append(False)
-        self.f = self.b.function(self.spv(ftype.result), param_types, name=decl.name, id=info.id)
+        self.f = self.b.function(self.spv(ftype.result), param_types, name=decl.name, id=fid)
         self.fn_info = info
-        self.scope = scope
+        self.scope = self.fn_scope = scope  # the kernel's outermost scope (§1.5 local/constant)
         self.labels = {}
+        self.gotos, self.placed_labels = {}, set()
         self.loops = []
         for p, pt, pid, bv in zip(param_nodes, ftype.params, self.f.params, byval):
             if p.name:
@@ -283,6 +359,9 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
         if is_kernel:
             self.kernel_metadata(info, decl, ftype, param_nodes)
         self.statement_list(fd.body.items)
+        for name, node in self.gotos.items():
+            if name not in self.placed_labels:
+                self.error(SemaError(f"use of undeclared label '{name}'", node))
         if not self.f.terminated:
             if ftype.result == VOID:
                 self.f.ret()
@@ -318,8 +397,10 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
             args = attr.args or []
             if name in ("reqd_work_group_size", "work_group_size_hint"):
                 vals = [self.const_int(a, self.globals) for a in args]
-                if len(vals) != 3 or any(v <= 0 for v in vals):
-                    raise SemaError(f"'{attr.name}' attribute requires three positive integers", attr)
+                if len(vals) != 3:
+                    raise SemaError(f"'{attr.name}' attribute requires exactly 3 arguments", attr)
+                if any(v <= 0 for v in vals):
+                    raise SemaError(f"'{attr.name}' attribute must be greater than 0", attr)
                 self.b.execution_mode(fid, "LocalSize" if name == "reqd_work_group_size" else "LocalSizeHint",
                                       *vals)
             elif name == "vec_type_hint":
@@ -329,8 +410,9 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
                     t, _ = self.types.declarator(hint.type, self.globals)
                 elif isinstance(hint, ast.Identifier):
                     t = type_from_name(hint.name)
-                if t is None or t.is_pointer:
-                    raise SemaError("invalid attribute argument to 'vec_type_hint'", attr)
+                if t is None or not (t.is_vector or t.is_scalar) or t.is_void or t.element.kind == "bool":
+                    raise SemaError("a non-vector or non-vectorizable scalar type is an invalid argument to "
+                                    "attribute 'vec_type_hint'", attr)
                 elem = t.element
                 code = {8: 0, 16: 1, 32: 2, 64: 3}[elem.bits] if elem.kind == "int" else \
                     {16: 4, 32: 5, 64: 6}[elem.bits]
@@ -349,6 +431,9 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
 
     def statement(self, s) -> None:
         kind = type(s).__name__
+        loc = s.loc
+        if self.debug and loc is not None and not self.f.terminated and kind not in ("Compound", "NullStmt"):
+            self.f.op("OpLine", None, self.b.string(loc.file), loc.line, loc.col)
         handler = getattr(self, "stmt_" + kind, None)
         if handler is None:
             raise not_supported(f"statement '{kind}'", s)
@@ -377,7 +462,10 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
 
     def stmt_DeclStmt(self, s) -> None:
         for d in s.decls:
-            self.local_declaration(d)
+            if isinstance(d, ast.StaticAssert):  # the parser reads it where declarations go
+                self.static_assert(d, self.scope)
+            else:
+                self.local_declaration(d)
 
     def stmt_If(self, s) -> None:
         c = self.cond(s.cond)
@@ -473,9 +561,13 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
         return self.labels[name]
 
     def stmt_Goto(self, s) -> None:
+        self.gotos.setdefault(s.label, s)
         self.f.branch(self._label(s.label))
 
     def stmt_Label(self, s) -> None:
+        if s.name in self.placed_labels:
+            raise SemaError(f"redefinition of label '{s.name}'", s)
+        self.placed_labels.add(s.name)
         label = self._label(s.name)
         self.f.branch(label)
         self.f.start_block(label)
@@ -499,16 +591,19 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
             if isinstance(n, ast.Case):
                 value = self.const_int(n.value, self.scope)
                 labels[id(n)] = self.f.new_label()
-                cases.append((value, labels[id(n)]))
+                cases.append((value, labels[id(n)], n))
             elif isinstance(n, ast.Default):
+                if default is not None:
+                    raise SemaError("multiple default labels in one switch", n)
                 default = labels[id(n)] = self.f.new_label()
             if isinstance(n, ast.Node) and type(n).__name__ in ast.STATEMENT_KINDS:
                 stack.extend(reversed([c for _, c in n.children()]))
         seen = set()
-        for v, _ in cases:
+        for v, _, n in cases:
             if v in seen:
-                raise SemaError(f"duplicate case value '{v}'", s)
+                raise SemaError(f"duplicate case value '{v}'", n.value)
             seen.add(v)
+        cases = [(v, lab) for v, lab, _ in cases]
         end = self.f.new_label()
         targets = []
         for v, lab in cases:
@@ -543,7 +638,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
     def local_declaration(self, d) -> None:
         t, q = self.decl_type(d, self.scope)
         if "typedef" in d.storage:
-            self.scope.names[d.name] = Symbol(d.name, "typedef", t)
+            self.define_typedef(self.scope, d, t)
             return
         if d.name is None:
             return
@@ -561,8 +656,20 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
             raise SemaError(f"variable has incomplete type '{t}'", d)
         if t == VOID:
             raise SemaError("variable has incomplete type 'void'", d)
+        self.check_half_variable(t, d)
+        for sc in ("auto", "register"):  # §1.8: typedef, extern and static only
+            if sc in d.storage:
+                raise SemaError(f"OpenCL C version {self.cl_std // 100}.{self.cl_std % 100 // 10} does not "
+                                f"support the '{sc}' storage class specifier", d)
+        if "extern" in d.storage and d.init is not None:
+            raise SemaError("'extern' variable cannot have an initializer", d)
         space = q["space"] or "private"
         static = "static" in d.storage or "extern" in d.storage
+        if space == "global" and not static:
+            raise SemaError("function scope variable cannot be declared in global address space", d)
+        if space in ("local", "constant") and self.fn_info.is_kernel and self.scope is not self.fn_scope:
+            raise SemaError(f"variables in the {space} address space can only be declared in the outermost "
+                            "scope of a kernel function", d)
         if space == "local":
             if not self.fn_info.is_kernel:
                 raise SemaError("non-kernel function variable cannot be declared in local address space", d)
@@ -656,3 +763,5 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin):
                 b.capability("GenericPointer")
         if self.uses_int64_atomics:
             b.capability("Int64Atomics")
+        if self.uses_groups:
+            b.capability("Groups")

@@ -17,6 +17,28 @@ from .types import (BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, V
                     Pointer, Scalar, Vector, vector_of)
 
 
+def literal_bytes(value) -> bytes:
+    """A string literal's bytes (the lexer gives bytes; str is accepted too)."""
+    return value.encode("utf-8", "surrogateescape") if isinstance(value, str) else bytes(value)
+
+
+def round_to_float(value: float, bits: int) -> float:
+    """``value`` rounded (to nearest even) to a binary16/32/64 float."""
+    if bits == 64:
+        return value
+    import numpy as np
+    with np.errstate(over="ignore"):
+        return float(np.float32(value) if bits == 32 else np.float16(value))
+
+
+class _AtOperator:
+    """Stands for a Member node in diagnostics clang places at its '.' or '->'."""
+
+    def __init__(self, node):
+        self.loc = node.op_loc or node.loc
+        self.expansion = node.expansion
+
+
 class Val:
     __slots__ = ("type", "id", "value")
 
@@ -67,7 +89,8 @@ class ExpressionsMixin(OperatorsMixin):
             n = base_t.n
             comps = list(range(n))
             for k, i in enumerate(lv.swizzle):
-                comps[i] = n + k
+                if i < n:  # a 3-vector's .hi/.odd also name the w it does not have (§1.1.7)
+                    comps[i] = n + k
             src = v.id
             if len(lv.swizzle) == 1:
                 new = self.f.op("OpCompositeInsert", self.spv(base_t), src, old, lv.swizzle[0])
@@ -137,6 +160,9 @@ class ExpressionsMixin(OperatorsMixin):
             if not src.is_arithmetic:
                 raise SemaError(f"invalid conversion from '{src}' to '{to}'", node)
             e = self.convert(v, to.elem, node, explicit)
+            if explicit and src == BOOL and to.elem.is_integer:  # §1.2.2: a cast of true gives -1
+                e = self.const(to.elem, -e.value) if e.value is not None else \
+                    Val(to.elem, self.op("OpSNegate", to.elem, e.id))
             if e.value is not None:
                 return self.const(to, e.value)
             return Val(to, self.op("OpCompositeConstruct", to, [e.id] * to.n))
@@ -164,8 +190,8 @@ class ExpressionsMixin(OperatorsMixin):
             value = v.value
             if to == BOOL:
                 return self.const(BOOL, bool(value))
-            if to.is_float:
-                return self.const(to, float(value))
+            if to.is_float:  # rounded to the destination's precision, so later folding sees it
+                return self.const(to, round_to_float(float(value), to.bits))
             if src.is_float:
                 if value in (float("inf"), float("-inf")):
                     value = 0
@@ -275,6 +301,9 @@ class ExpressionsMixin(OperatorsMixin):
                 return self.decay(lv)
             if lv.type.is_function:
                 raise SemaError("function pointers are not allowed", node)
+            if self.is_half_valued(lv.type):
+                raise SemaError(f"loading directly from pointer to type '__{lv.space} {lv.type}' requires "
+                                "cl_khr_fp16. Use vector data load builtin functions instead", node)
             return self.load(lv)
         handler = getattr(self, "expr_" + kind, None)
         if handler is None:
@@ -369,22 +398,22 @@ class ExpressionsMixin(OperatorsMixin):
         else:
             base = self.lvalue(node.base)
         t = base.type
+        at_op = _AtOperator(node)
         if t.is_vector:
-            idx = swizzle_indices(node.name, t, node, self.cl_std)
+            idx = swizzle_indices(node.name, t, at_op, self.cl_std)
             if isinstance(base, Val):
-                return self.shuffle(base, idx) if len(idx) > 1 or True else None
+                return self.shuffle(base, idx)
             if base.swizzle is not None:
                 idx = [base.swizzle[i] for i in idx]
                 t_base = base.type_base
             else:
                 t_base = t
-            if len(idx) != len(set(idx)) and max(idx) < t_base.n:
-                pass  # repeated components: fine as an rvalue; assignment checks again
+            # (repeated components are fine in an rvalue; an assignment checks for them)
             lv = LVal(vector_of(t.elem, len(idx)), base.ptr, base.space, idx, base.const)
             lv.type_base = t_base
             return lv
         if not t.is_record:
-            raise SemaError(f"member reference base type '{t}' is not a structure or union", node)
+            raise SemaError(f"member reference base type '{t}' is not a structure or union", at_op)
         if not t.complete:
             raise SemaError(f"incomplete definition of type '{t}'", node)
         found = t.field(node.name)
@@ -430,14 +459,18 @@ class ExpressionsMixin(OperatorsMixin):
         arg = node.arg
         if isinstance(arg, ast.TypeName):
             t, _ = self.types.declarator(arg.type, self.scope)
+        elif isinstance(arg, ast.StringLiteral) or (isinstance(arg, ast.Paren) and
+                                                    isinstance(arg.expr, ast.StringLiteral)):
+            lit = arg if isinstance(arg, ast.StringLiteral) else arg.expr  # an array, not a pointer
+            t = Array(CHAR, len(literal_bytes(lit.value)) + 1)
         else:
             t = self.type_of(arg)
         if node.op == "vec_step":
             if not (t.is_scalar or t.is_vector) or t.is_void:
                 raise SemaError(f"'vec_step' requires built-in scalar or vector type, '{t}' invalid", node)
             return self.const(INT, 4 if t.width == 3 else t.width)
-        if t.is_void:
-            return self.const(SIZE_T, 1)
+        if t.is_void:  # 1 in GNU C; an error in OpenCL C (clang: -pedantic-errors is implied)
+            raise SemaError(f"invalid application of '{node.op}' to a void type", node)
         if t.is_function:
             raise SemaError("invalid application of 'sizeof' to a function type", node)
         return self.const(SIZE_T, t.size if node.op == "sizeof" else t.align)

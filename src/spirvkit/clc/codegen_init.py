@@ -6,11 +6,13 @@ aggregates)."""
 
 from __future__ import annotations
 
+import math
 import struct
 
 from . import ast
+from .codegen_expr import literal_bytes
 from .sema import SemaError
-from .types import BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, Array, CType, Vector
+from .types import BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, Array, CType, Pointer, Vector
 
 _LITERAL = {"int": INT, "unsigned int": UINT, "long": LONG, "unsigned long": ULONG, "float": FLOAT,
             "double": DOUBLE}
@@ -72,13 +74,23 @@ class InitializersMixin:
                 v &= (1 << t.bits) - 1
                 return v - (1 << t.bits) if t.signed and v >> (t.bits - 1) else v
             if t.is_scalar and t.is_float:
-                return float(v)
+                from .codegen_expr import round_to_float
+                return round_to_float(float(v), t.bits)
             return None
         if k == "TypeTrait":
             if self.f is None and not isinstance(node.arg, ast.TypeName):
                 return None
             return self.expr_TypeTrait(node).value
-        if k == "Call" and isinstance(node.func, ast.Identifier) and node.func.name == "__builtin_offsetof":
+        if k == "Call" and isinstance(node.func, ast.Identifier):
+            from .codegen_ops import BUILTIN_CONSTANTS
+            name = node.func.name
+            if name in BUILTIN_CONSTANTS and not node.args:
+                return BUILTIN_CONSTANTS[name][1]
+            if name in ("as_float", "as_double") and len(node.args) == 1:  # NAN is as_float(INT_MAX)
+                v = self.const_eval(node.args[0], scope)
+                if isinstance(v, int):
+                    bits, int_fmt, float_fmt = (32, "<I", "<f") if name == "as_float" else (64, "<Q", "<d")
+                    return struct.unpack(float_fmt, struct.pack(int_fmt, v & ((1 << bits) - 1)))[0]
             return None
         return None
 
@@ -98,7 +110,7 @@ class InitializersMixin:
 
     def init_length(self, init, t: Array) -> int:
         if isinstance(init, ast.StringLiteral):
-            return len(init.value.encode("utf-8", "surrogateescape")) + 1
+            return len(literal_bytes(init.value)) + 1
         if isinstance(init, ast.InitList):
             n, pos = 0, 0
             for item in init.items:
@@ -117,8 +129,8 @@ class InitializersMixin:
         if t.is_array:
             return t.length, lambda i: t.elem
         if t.is_record:
-            fields = t.fields if t.kind == "struct" else t.fields[:1]
-            return len(fields), lambda i: fields[i][1]
+            # A union takes one initializer: its first member's, or a designated member's.
+            return (len(t.fields) if t.kind == "struct" else 1), lambda i: t.fields[i][1]
         if t.is_vector:
             return t.n, lambda i: t.elem
         return 1, lambda i: t
@@ -142,10 +154,16 @@ class InitializersMixin:
         items = list(init.items)
         slots: dict[int, object] = {}
         pos = 0
+        union = t.is_record and t.kind == "union"
         while items:
             item = items.pop(0)
-            if isinstance(item, ast.Designated):
+            designated = isinstance(item, ast.Designated)
+            if designated:
                 pos = self._designated_index(t, item.designators[0], scope)
+                if t.is_array and count is not None and not 0 <= pos < count:
+                    raise SemaError(f"array designator index ({pos}) exceeds array bounds ({count})"
+                                    if pos >= 0 else f"array designator value '{pos}' is negative",
+                                    item.designators[0])
                 if len(item.designators) > 1:
                     rest = ast.Designated(item.designators[1:], item.init, loc=item.loc)
                     prev = slots.get(pos)
@@ -155,9 +173,11 @@ class InitializersMixin:
                     pos += 1
                     continue
                 item = item.init
-            if count is not None and pos >= count:
-                raise SemaError(f"excess elements in {'array' if t.is_array else 'struct' if t.is_record else 'vector'}"
-                                " initializer", item)
+            if union:
+                slots.clear()  # a union holds the member initialised last
+            if count is not None and pos >= count and not (union and designated):
+                what = "array" if t.is_array else t.kind if t.is_record else "vector"
+                raise SemaError(f"excess elements in {what} initializer", item)
             mt = member_t(pos)
             if (mt.is_record or mt.is_array) and not isinstance(item, (ast.InitList, ast.StringLiteral)) and \
                     not self._is_whole(item, mt, scope):
@@ -182,7 +202,7 @@ class InitializersMixin:
     def constant_initializer(self, init, t: CType, scope) -> int:
         mt = self.spv(t, True)
         if isinstance(init, ast.StringLiteral) and t.is_array:
-            data = init.value.encode("utf-8", "surrogateescape") + b"\0"
+            data = literal_bytes(init.value) + b"\0"
             data = (data + b"\0" * t.length)[: t.length]
             return self.b.constant_composite(mt, [self.const(t.elem, c).id for c in data])
         if isinstance(init, ast.InitList):
@@ -191,7 +211,7 @@ class InitializersMixin:
             count, member_t = self._members(t)
             slots = self._slots(init, t, scope)
             if t.is_record and t.kind == "union":
-                raise SemaError("not supported yet: initializers of unions in constant memory", init)
+                return self.union_constant(init, t, scope)
             parts = []
             for i in range(count):
                 sub_t = member_t(i)
@@ -214,8 +234,8 @@ class InitializersMixin:
             return self.b.constant_composite(mt, [self.const(t.elem, v).id for v in vals])
         v = self.const_eval(init, scope)
         if v is None:
-            if isinstance(init, ast.UnaryOp) and init.op == "&":
-                raise SemaError("not supported yet: address constants in initializers", init)
+            if isinstance(init, ast.UnaryOp) and init.op == "&" and t.is_pointer:
+                return self.address_constant(init, t, scope)
             raise SemaError("initializer element is not a compile-time constant", init)
         if t.is_pointer:
             if v == 0:
@@ -227,6 +247,9 @@ class InitializersMixin:
             return self.b.constant(self.b.type_int(8), int(bool(v)))
         if not t.is_scalar:
             raise SemaError(f"initializing '{t}' with an expression of incompatible type", init)
+        if t.is_integer and isinstance(v, float):
+            # out of range float → int is undefined (clang: -Wliteral-conversion); NaN/inf give 0
+            v = int(v) if math.isfinite(v) else 0
         return self.const(t, int(v) if t.is_integer else v).id
 
     # -- run-time initialisation (function scope) -------------------------------------------
@@ -280,6 +303,63 @@ class InitializersMixin:
                                 self.u32(i) if t.is_record else self.const(LONG, i).id)
             self.initialize(LVal(mt, ptr, lv.space), sub)
 
+    def address_constant(self, init, t, scope) -> int:
+        """``&var`` of a program-scope variable: the OpVariable itself initialises the pointer
+        (allowed for Kernel modules); other address constants are not supported yet."""
+        target = init.operand
+        while isinstance(target, ast.Paren):
+            target = target.expr
+        sym = scope.lookup(target.name) if isinstance(target, ast.Identifier) else None
+        if sym is None or sym.kind != "var" or sym.space not in ("global", "constant") or self.f is not None:
+            raise SemaError("not supported yet: address constants in initializers other than '&variable'", init)
+        if Pointer(sym.type, sym.space) != t:
+            raise SemaError(f"initializing '{t}' with an expression of incompatible type "
+                            f"'{Pointer(sym.type, sym.space)}'", init)
+        return sym.value
+
+    def union_constant(self, init, t, scope) -> int:
+        """A union constant: the bytes of its initialised member, in the words of the union's
+        SPIR-V type (codegen.record_type: one array of the union's alignment word)."""
+        data = self.constant_bytes(init, t, scope)
+        tid = self.spv(t, True)
+        if not t.size:
+            return self.b.constant_composite(tid, [])
+        word = {2: 16, 4: 32, 8: 64}.get(min(t.align, 8), 8) if t.align > 1 and t.size % t.align == 0 else 8
+        wt = self.b.type_int(word)
+        n = t.size * 8 // word
+        words = [self.b.constant(wt, int.from_bytes(data[i * word // 8:(i + 1) * word // 8], "little"))
+                 for i in range(n)]
+        return self.b.constant_composite(tid, [self.b.constant_composite(self.b.type_array(wt, n), words)])
+
+    def constant_bytes(self, init, t, scope) -> bytes:
+        """The little-endian bytes of a constant initializer of type ``t`` (unions need them)."""
+        if t.is_record or t.is_array or (t.is_vector and isinstance(init, ast.InitList)):
+            buf = bytearray(t.size)
+            if isinstance(init, ast.StringLiteral) and t.is_array:
+                data = literal_bytes(init.value)[: t.length]
+                buf[: len(data)] = data
+                return bytes(buf)
+            if not isinstance(init, ast.InitList):
+                raise SemaError("initializer element is not a compile-time constant", init)
+            _, member_t = self._members(t)
+            for i, sub in self._slots(init, t, scope).items():
+                off = t.fields[i][2] if t.is_record else i * member_t(i).size
+                data = self.constant_bytes(sub, member_t(i), scope)
+                buf[off:off + len(data)] = data
+            return bytes(buf)
+        if t.is_vector:
+            elems = init.elements if isinstance(init, ast.VectorLiteral) else [init]
+            vals = [self.const_eval(e, scope) for e in elems]
+            if any(v is None for v in vals) or len(vals) not in (1, t.n):
+                raise SemaError("initializer element is not a compile-time constant", init)
+            vals = vals * t.n if len(vals) == 1 else vals
+            data = b"".join(_scalar_bytes(v, t.elem) for v in vals)
+            return data + bytes(t.size - len(data))
+        v = self.const_eval(init, scope)
+        if v is None or not t.is_scalar:
+            raise SemaError("initializer element is not a compile-time constant", init)
+        return _scalar_bytes(v, t)
+
     def _try_constant(self, init, t):
         for n in ast.walk(init):
             if isinstance(n, (ast.Identifier, ast.Call, ast.TypeTrait, ast.StringLiteral)):
@@ -307,3 +387,13 @@ def _binary(op, a, b):
 
 
 __all__ = ["InitializersMixin", "CHAR", "SIZE_T", "Vector"]
+
+
+def _scalar_bytes(v, t) -> bytes:
+    if t.is_float:
+        import numpy as np
+        return np.array(v, {16: np.float16, 32: np.float32, 64: np.float64}[t.bits]).tobytes()
+    n = max(t.bits // 8, 1)
+    if isinstance(v, float):
+        v = int(v) if math.isfinite(v) else 0  # (out-of-range float → int is undefined)
+    return (int(v) & ((1 << (8 * n)) - 1)).to_bytes(n, "little")

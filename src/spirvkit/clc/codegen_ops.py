@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import ast
 from .sema import SemaError, arithmetic_result, check_implicit, not_supported
-from .types import (BOOL, INT, LONG, PTRDIFF_T, VOID, Array, CType, Pointer, Vector, promote,
+from .types import (BOOL, DOUBLE, FLOAT, INT, LONG, PTRDIFF_T, VOID, Array, CType, Pointer, Vector, promote,
                     relational_result, vector_of)
 
 ARITH = {"+": ("OpIAdd", "OpIAdd", "OpFAdd"), "-": ("OpISub", "OpISub", "OpFSub"),
@@ -27,14 +27,6 @@ COMPARE = {"<": ("OpSLessThan", "OpULessThan", "OpFOrdLessThan"),
 def pick(table, t: CType) -> str | None:
     e = t.element
     return table[2] if e.is_float else table[0] if e.signed else table[1]
-
-
-def _is_const_scalar(node) -> bool:
-    while isinstance(node, ast.Paren):
-        node = node.expr
-    if isinstance(node, ast.UnaryOp) and node.op in ("-", "+"):
-        return _is_const_scalar(node.operand)
-    return isinstance(node, (ast.IntegerLiteral, ast.FloatLiteral, ast.CharLiteral))
 
 
 class OperatorsMixin:
@@ -106,6 +98,9 @@ class OperatorsMixin:
         else:
             if not (t.is_arithmetic or t.is_vector) or t == BOOL:
                 raise SemaError(f"cannot increment value of type '{t}'", node)
+            if t.element.is_float:  # §6.3.3 excludes them; clang accepts silently: a warning
+                self.warn(f"'{node.op}' on a value of floating-point type '{t}' is not supported by OpenCL C "
+                          "(spec section 6.3.3)", node, "-Wopencl-float-increment")
             opn = ("OpFAdd" if t.element.is_float else "OpIAdd") if node.op == "++" else \
                 ("OpFSub" if t.element.is_float else "OpISub")
             new = self.val(t, self.op(opn, t, old.id, self.const(t, 1).id))
@@ -121,14 +116,9 @@ class OperatorsMixin:
         return a, b
 
     def common(self, a, b, node, op):
-        ta, tb = a.type, b.type
-        if ta.is_vector != tb.is_vector:
-            s_node = node.rhs if ta.is_vector else node.lhs
-            s = tb if ta.is_vector else ta
-            v = ta if ta.is_vector else tb
-            if s.is_scalar and _is_const_scalar(s_node) and not (s.is_float and v.element.is_integer):
-                return v  # clang accepts literals whose rank exceeds the element type's
-        return arithmetic_result(ta, tb, node, op)
+        # No exception for literals: §1.2.6 makes `float4 * 2.0` and `char4 + 1` errors, and
+        # clang-15 (hence PoCL) rejects both; -cl-single-precision-constant makes 2.0 a float.
+        return arithmetic_result(a.type, b.type, node, op)
 
     def expr_BinaryOp(self, node):
         op = node.op
@@ -167,7 +157,7 @@ class OperatorsMixin:
             raise SemaError(f"invalid operands to binary expression ('{ta}' and '{tb}')", node)
         if ta.is_scalar and tb.is_vector:
             raise SemaError(f"requested shift is a vector of type '{tb}' but the first operand is not a "
-                            "vector ('{ta}')", node)
+                            f"vector ('{ta}')", node)
         t = promote(ta) if ta.is_scalar else ta
         a = self.convert(a, t, node.lhs)
         if tb.is_vector and tb.width != t.width:
@@ -187,6 +177,9 @@ class OperatorsMixin:
     def pointer_arith(self, op, a, b, node):
         ta, tb = a.type, b.type
         if ta.is_pointer and tb.is_pointer:
+            if ta.space != tb.space and "generic" not in (ta.space, tb.space):  # §1.5.6
+                raise SemaError(f"arithmetic operation with operands of type  ('{ta}' and '{tb}') which are "
+                                "pointers to non-overlapping address spaces", node)
             if op != "-" or ta.pointee != tb.pointee:
                 raise SemaError(f"invalid operands to binary expression ('{ta}' and '{tb}')", node)
             ua = self.f.op("OpConvertPtrToU", self.b.type_int(64), a.id)
@@ -268,14 +261,21 @@ class OperatorsMixin:
         if not hasattr(lv, "ptr"):
             raise SemaError("expression is not assignable", node.lhs)
         if lv.const:
-            raise SemaError("cannot assign to variable with const-qualified type" if not lv.type.is_pointer
-                            else "read-only variable is not assignable", node.lhs)
+            target = node.lhs
+            while isinstance(target, ast.Paren):
+                target = target.expr
+            raise SemaError(f"cannot assign to variable '{target.name}' with const-qualified type 'const {lv.type}'"
+                            if isinstance(target, ast.Identifier) and lv.space != "constant" else
+                            "read-only variable is not assignable", node.lhs)
+        if self.is_half_valued(lv.type):
+            raise SemaError(f"assigning directly to pointer to type '__{lv.space} {lv.type}' requires "
+                            "cl_khr_fp16. Use vector data store builtin functions instead", node.lhs)
         if lv.type.is_array:
             raise SemaError(f"array type '{lv.type}' is not assignable", node.lhs)
         if lv.space == "constant":
             raise SemaError("read-only variable is not assignable", node.lhs)
         if lv.swizzle is not None and len(set(lv.swizzle)) != len(lv.swizzle):
-            raise SemaError("vector is not assignable (contains duplicate components)", node.lhs)
+            raise SemaError("vector is not assignable (contains duplicate components)", node)
         rhs = self.expr(node.rhs)
         if node.op != "=":
             old = self.load(lv)
@@ -309,11 +309,12 @@ class OperatorsMixin:
         if c.type.is_vector:
             if c.type.element.is_float:
                 raise SemaError(f"used type '{c.type}' where integer or pointer type is required", node.cond)
-            a, b = self.expr(node.then), self.expr(node.else_)
+            a = c if node.then is None else self.expr(node.then)  # GNU "c ?: b" reuses c
+            b = self.expr(node.else_)
             t = self.common(a, b, node, "?:") if (a.type.is_vector or b.type.is_vector) else c.type
             if not t.is_vector:
                 t = Vector(t, c.type.width)
-            a, b = self.convert(a, t, node.then), self.convert(b, t, node.else_)
+            a, b = self.convert(a, t, node.then or node.cond), self.convert(b, t, node.else_)
             if t.width != c.type.width:
                 raise SemaError("vector condition type and result type do not have the same number of "
                                 "elements", node)
@@ -326,7 +327,7 @@ class OperatorsMixin:
         then_l, else_l, end_l = f.new_label(), f.new_label(), f.new_label()
         f.op("OpBranchConditional", None, cb, then_l, else_l)
         f.start_block(then_l)
-        a = self.expr(node.then)
+        a = c if node.then is None else self.expr(node.then)  # GNU "c ?: b" reuses c
         then_block = f.current
         f.start_block(else_l)
         b = self.expr(node.else_)
@@ -336,6 +337,11 @@ class OperatorsMixin:
             ta = Pointer(ta.elem, "private")
         if ta == VOID or tb == VOID:
             t = VOID
+        elif ta.is_pointer and tb.is_pointer and ta.space != tb.space:
+            if "generic" not in (ta.space, tb.space) or "constant" in (ta.space, tb.space):  # §1.5.6
+                raise SemaError(f"conditional operator with the second and third operands of type  ('{ta}' and "
+                                f"'{tb}') which are pointers to non-overlapping address spaces", node)
+            t = ta if ta.space == "generic" else tb
         elif ta.is_pointer or tb.is_pointer:
             t = ta if ta.is_pointer else tb
         elif ta.is_record or tb.is_record:
@@ -350,7 +356,7 @@ class OperatorsMixin:
         else_end = f.current.label
         f.branch(end_l)
         f.current = then_block
-        a = self.convert(a, t, node.then) if t != VOID else a
+        a = self.convert(a, t, node.then or node.cond) if t != VOID else a
         then_end = f.current.label
         f.branch(end_l)
         # then_block's instructions were appended after else was started: keep block order
@@ -371,11 +377,6 @@ class OperatorsMixin:
             return self.val(VOID, None)
         if to.is_record or to.is_array:
             raise SemaError(f"used type '{to}' where arithmetic or pointer type is required", node)
-        if to.is_vector and v.type.is_scalar and v.type == BOOL:
-            v = self.convert(v, INT, node)
-        if to.is_vector and v.type.is_scalar and v.type.is_integer and to.element.is_integer and \
-                v.type.kind == "bool":
-            pass
         return self.convert(v, to, node, explicit=True)
 
     def expr_VectorLiteral(self, node):
@@ -392,10 +393,11 @@ class OperatorsMixin:
             return self.convert(parts[0], t, node, explicit=True)
         ids, count, consts = [], 0, []
         for e, p in zip(node.elements, parts):
+            if count >= t.n:  # clang: at the first element that does not fit
+                raise SemaError("excess elements in vector initializer", e)
             if p.type.is_vector:
                 if p.type.elem != t.elem:
-                    raise SemaError(f"cannot initialize a vector element of type '{t.elem}' with an rvalue of "
-                                    f"type '{p.type}'", e)
+                    raise SemaError(f"initializing '{t.elem}' with an expression of incompatible type '{p.type}'", e)
                 ids.append(p.id)
                 count += p.type.n
                 consts = None
@@ -406,7 +408,7 @@ class OperatorsMixin:
                 if consts is not None:
                     consts.append(p.value)
         if count != t.n:
-            raise SemaError(f"{'too few' if count < t.n else 'excess'} elements in vector initializer "
+            raise SemaError(f"{'too few' if count < t.n else 'excess'} elements in vector initialization "
                             f"(expected {t.n} elements, have {count})", node)
         if consts is not None and all(c is not None for c in consts):
             return self.val(t, self.b.constant_composite(self.spv(t), ids))
@@ -477,11 +479,19 @@ class OperatorsMixin:
             raise SemaError("called object is not a function (function pointers are not allowed)", node)
         if fn.name == "__builtin_offsetof":
             return self.offsetof(node)
+        if fn.name in BUILTIN_CONSTANTS and not node.args:  # INFINITY, HUGE_VALF, HUGE_VAL
+            t, value = BUILTIN_CONSTANTS[fn.name]
+            return self.const(t, value)
         sym = self.scope.lookup(fn.name)
         if sym is None or sym.kind != "func":
             if sym is not None and sym.kind == "var":
                 raise SemaError(f"called object type '{sym.type}' is not a function or function pointer", node)
-            return self.builtin_call(fn.name, node)
+            try:
+                return self.builtin_call(fn.name, node)
+            except SemaError as exc:
+                if exc.node is node:  # clang places overload and declaration errors at the callee's name
+                    exc.node = fn
+                raise
         info = sym.value
         ftype = sym.type
         if len(node.args) != len(ftype.params):
@@ -503,15 +513,23 @@ class OperatorsMixin:
                                     "of pointer", a)
                 v = self.convert(v, pt, a)
             args.append(v.id)
-        if info.is_kernel and info.defined and info is not self.fn_info:
-            raise not_supported("calling a kernel from a kernel", node)
+        callee = info.id
+        if info.is_kernel:  # the kernel's plain-function copy (codegen.emit_called_kernels)
+            if info.callable_id is None:
+                info.callable_id = self.b.fresh_id()
+            callee = info.callable_id
         self.fn_info.calls.append((info.name, node))
-        rid = self.f.op("OpFunctionCall", self.spv(ftype.result), info.id, args)
+        rid = self.f.op("OpFunctionCall", self.spv(ftype.result), callee, args)
         return self.val(ftype.result, rid)
 
 
 def _space_ok(src: str, dst: str) -> bool:
     return src == dst or (dst == "generic" and src != "constant")
+
+
+# The clang builtins opencl-c-base.h's INFINITY/HUGE_VAL* expand to (predefined.py).
+BUILTIN_CONSTANTS = {"__builtin_inff": (FLOAT, float("inf")), "__builtin_huge_valf": (FLOAT, float("inf")),
+                     "__builtin_huge_val": (DOUBLE, float("inf"))}
 
 
 def _fold(op, a, b, t):

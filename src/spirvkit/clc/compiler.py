@@ -12,7 +12,7 @@ spirvkit is this:
   accepted; they permit, never require, less precise results, so producing the precise ones is
   conformant.
 - ``--spirv-version 1.0…1.4`` (or ``--spirv-version=1.2``): the module's version (default 1.0).
-- ``-g``: accepted (OpLine emission is not implemented yet).
+- ``-g``: an ``OpLine`` (file as an ``OpString``, line, column) before the code of each statement.
 """
 
 from __future__ import annotations
@@ -80,15 +80,24 @@ def compile_cl(source: str, options: str | list[str] = "", filename: str = "<sou
     warnings: list[Diagnostic] = []
     unit = parse(source, filename, options=popts, diagnostics=warnings)
     cl_std = _std_number(unit.cl_std or popts.cl_std)
-    gen = CodeGen(unit, cl_std=cl_std, version=version, single_precision_constants="-cl-single-precision-constant" in front)
+    gen = CodeGen(unit, cl_std=cl_std, version=version, single_precision_constants="-cl-single-precision-constant" in front,
+                  debug="-g" in front)
     try:
         gen.compile()
     except RecursionError:
         gen.diagnostics.append(Diagnostic("error", "expression nesting too deep", None))
+    errors = list(gen.diagnostics)
+    if not popts.suppress_warnings:
+        for w in gen.warnings:
+            if popts.warnings_as_errors:
+                w.severity, w.option = "error", f"-Werror,{w.option}" if w.option else "-Werror"
+                errors.append(w)
+            else:
+                warnings.append(w)
     if diagnostics is not None:
         diagnostics.extend(warnings)
-    if gen.diagnostics:
-        raise compile_error(warnings + gen.diagnostics, unit.sources)
+    if errors:
+        raise compile_error(warnings + errors, unit.sources)
     return gen.b.to_bytes()
 
 

@@ -81,6 +81,8 @@ class ExpressionsMixin:
             prec = prec_of(t.word)
             if prec is None or prec < min_prec:
                 return lhs
+            if t.word == "^" and self.peek().word == "^":  # not a block literal: §1.3 reserves ^^
+                self.syntax_error("^^ is a reserved operator in OpenCL", tok=t)
             self.pos += 1
             rhs = self.parse_binary(prec + 1)  # left-associative: the right side binds tighter
             lhs = ast.BinaryOp(t.word, lhs, rhs, loc=t.loc, expansion=t.expansion)
@@ -117,7 +119,8 @@ class ExpressionsMixin:
                 if self.at("{"):
                     operand = self.parse_postfix_suffixes(self._compound_literal(tn, lp))
                     break
-                if self.at("(") and self.is_vector_type_name(tn):
+                # "(char2)(bool)x" is a cast of a cast, not a vector literal.
+                if self.at("(") and self.is_vector_type_name(tn) and not self.is_type_name_start(self.peek()):
                     operand = self.parse_postfix_suffixes(self._vector_literal(tn, lp))
                     break
                 prefix.append(("cast", tn, lp))
@@ -171,7 +174,11 @@ class ExpressionsMixin:
                 self.open_bracket(t)
                 args = []
                 if not self.at(")"):
-                    args.append(self.parse_assignment())
+                    if isinstance(e, ast.Identifier) and e.name == "__builtin_offsetof" and \
+                            self.is_type_name_start(self.tok):  # its first argument is a type name
+                        args.append(self.parse_type_name())
+                    else:
+                        args.append(self.parse_assignment())
                     while self.accept(","):
                         args.append(self.parse_assignment())
                 self.expect(")", match=t)
@@ -183,7 +190,8 @@ class ExpressionsMixin:
                 if name.kind != IDENTIFIER:
                     self.syntax_error("expected identifier")
                 self.advance()
-                e = self._at(ast.Member, name, e, name.text, w == "->")
+                # op_loc: clang reports vector-component errors at the '.' / '->'.
+                e = self._at(ast.Member, name, e, name.text, w == "->", t.loc)
             elif w == "++" or w == "--":
                 self.advance()
                 e = self._at(ast.UnaryOp, t, w, e, True)

@@ -137,6 +137,10 @@ class TypeResolver:
             if node.enumerators is not None:
                 for e in node.enumerators:
                     value = self.sema.const_int(e.value, scope) if e.value is not None else value + 1
+                    old = scope.names.get(e.name)
+                    if old is not None and old.node is not e:  # (the same enum read twice is fine)
+                        raise SemaError(f"redefinition of enumerator '{e.name}'" if old.kind == "enumconst"
+                                        else f"redefinition of '{e.name}' as different kind of symbol", e)
                     scope.names[e.name] = Symbol(e.name, "enumconst", INT, value, node=e)
             return UINT if node.enumerators and min(
                 (s.value for s in scope.names.values() if s.kind == "enumconst"), default=0) >= 0 else INT
@@ -147,8 +151,13 @@ class TypeResolver:
             rec = Record(node.kind, node.name)
             scope.tags[node.name] = rec
             return rec
+        if node.name and node.name in scope.tags and existing.complete:
+            if getattr(existing, "node", None) is node:  # `struct S {…} a, b;` resolves it per name
+                return existing
+            raise SemaError(f"redefinition of '{node.name}'", node)
         rec = existing if (existing is not None and node.name in scope.tags
                            and not existing.complete) else Record(node.kind, node.name)
+        rec.node = node
         if node.name:
             scope.tags[node.name] = rec
         members = []
@@ -156,7 +165,9 @@ class TypeResolver:
         for f in node.fields:
             if f.bitwidth is not None:
                 raise SemaError("bit-fields are not supported in OpenCL", f.bitwidth)
-            ft, _ = self.declarator(f.type, scope)
+            ft, fq = self.declarator(f.type, scope)
+            if fq["space"]:  # §1.5.6: struct members carry no address space
+                raise SemaError("field may not be qualified with an address space", f)
             if ft.is_record and not ft.complete:
                 raise SemaError(f"field has incomplete type '{ft}'", f)
             if ft.is_array and ft.length is None:
@@ -170,6 +181,11 @@ class TypeResolver:
         'access'}. The address space of a BaseType applies to the object declared; a pointer's
         pointee space is the space written on the pointee."""
         if isinstance(node, ast.BaseType):
+            if "pipe" in node.qualifiers:
+                raise not_supported("pipes", node)
+            if "restrict" in node.qualifiers:
+                raise SemaError(f"restrict requires a pointer or reference ('{self.base(node, scope)}' is "
+                                "invalid)", node)
             return self.base(node, scope), {"space": node.address_space, "const": "const" in node.qualifiers,
                                             "access": node.access, "volatile": "volatile" in node.qualifiers}
         if isinstance(node, ast.PointerType):
@@ -259,17 +275,15 @@ def arithmetic_result(a: CType, b: CType, node, op: str) -> CType:
     """The common type of a binary arithmetic operation (§1.2.6)."""
     if a.is_vector and b.is_vector:
         if a != b:
-            raise SemaError(f"cannot convert between vector values of different size ('{a}' and '{b}')"
-                            if a.width != b.width else
-                            f"invalid operands to binary expression ('{a}' and '{b}')", node)
+            raise SemaError(f"implicit conversions between vector types ('{a}' and '{b}') are not permitted", node)
         return a
     if a.is_vector or b.is_vector:
         v, s = (a, b) if a.is_vector else (b, a)
         if not s.is_scalar or s.is_void:
             raise SemaError(f"invalid operands to binary expression ('{a}' and '{b}')", node)
-        if rank(s) > rank(v.element) and not (s.is_integer and v.element.is_float):
-            raise SemaError(f"cannot convert between scalar type '{s}' and vector type '{v}' as "
-                            "implicit casting would cause truncation", node)
+        if rank(s) > rank(v.element):
+            raise SemaError("scalar operand type has greater rank than the type of the vector element. "
+                            f"('{a}' and '{b}')", node)
         return v
     if not (a.is_arithmetic and b.is_arithmetic):
         raise SemaError(f"invalid operands to binary expression ('{a}' and '{b}')", node)
@@ -294,13 +308,27 @@ def check_implicit(src: CType, dst: CType, node, what: str = "assigning to") -> 
         if src.const and not dst.const:
             return  # clang warns (-Wincompatible-pointer-types-discards-qualifiers)
         return
-    if dst.is_pointer and src.is_scalar and src.is_integer:
-        return  # the null pointer constant, or an int → pointer clang warns about
-    if dst.is_scalar and src.is_pointer and dst.is_integer:
+    if dst.is_pointer and src.is_scalar and src.is_integer and is_null_constant(node):
         return
+    if dst.is_pointer and src.is_scalar and src.is_integer:  # clang: an error (-Wint-conversion)
+        raise SemaError(f"incompatible integer to pointer conversion {what} '{dst}' with an expression of "
+                        f"type '{src}'", node)
+    if dst.is_scalar and src.is_pointer and dst.is_integer:
+        if dst.kind == "bool":
+            return
+        raise SemaError(f"incompatible pointer to integer conversion {what} '{dst}' with an expression of "
+                        f"type '{src}'", node)
     if dst.is_record and src is dst:
         return
     raise SemaError(f"{what} '{dst}' from incompatible type '{src}'", node)
+
+
+def is_null_constant(node) -> bool:
+    """A literal 0 (C99 §6.3.2.3: an integer constant expression with value 0); NULL is
+    ``((void*)0)`` in OpenCL C, so literals are the integer case that occurs in practice."""
+    while isinstance(node, (ast.Paren, ast.Cast)):
+        node = node.expr
+    return isinstance(node, (ast.IntegerLiteral, ast.CharLiteral)) and node.value == 0
 
 
 def address_space_convertible(src: str, dst: str) -> bool:
