@@ -31,6 +31,7 @@ from .errors import (
     SpirvError,
     SpirvkitError,
 )
+from .runtime.printf import PrintfBufferFull, PrintfCapture, capture_printf
 from .spirv.binary import Instruction, Operand
 from .spirv.grammar import load_grammar
 from .spirv.module import Module
@@ -58,6 +59,9 @@ __all__ = [
     "Module",
     "NotSupportedError",
     "Operand",
+    "PrintfBufferFull",
+    "PrintfCapture",
+    "capture_printf",
     "Program",
     "SpirvError",
     "SpirvkitError",

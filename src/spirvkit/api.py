@@ -9,6 +9,8 @@
     k.args                                           # [ArgInfo(name, type, address_space, ...)]
     k(global_size, local_size, a, b, c)              # sizes: int or tuple of 1-3 ints; None = runtime picks
     k(1024, 64, a, b, c, global_offset=(16,), unchecked=False, timeout=5.0)
+    k(64, None, a, printf=lines)                     # printf output: a list, file or callable (default stdout)
+    with spirvkit.capture_printf() as out: k(...)    # or captured: out.calls, out.text
 
 Arguments, in kernel-parameter order: a numpy array for a ``__global``/``__constant`` pointer
 (zero-copy: results land in the array), ``LocalMemory(nbytes)`` for a ``__local`` pointer, a
@@ -148,7 +150,7 @@ class Kernel:
         return self
 
     def __call__(self, global_size, local_size=None, *args, global_offset=None, unchecked: bool = False,
-                 timeout: float | None = None):
+                 timeout: float | None = None, printf=None):
         ndrange = make_ndrange(global_size, local_size, global_offset, self.required_local_size)
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                     or not timeout > 0 or timeout != timeout):
@@ -158,7 +160,7 @@ class Kernel:
         compiled = loaded.compiled
         bound = bind(compiled.slots, compiled.args_bytes, self.program.types, args, compiled.local_bytes)
         launch(loaded, ndrange, bound, self.program._globals_block(compiled), timeout, self.name,
-               locate=lambda: self._loaded_kernel("report", size))
+               locate=lambda: self._loaded_kernel("report", size), printf=printf)
 
     def __repr__(self):
         params = ", ".join(f"{a.type} {a.name}" for a in self.args)

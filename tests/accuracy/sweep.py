@@ -15,6 +15,7 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -311,8 +312,10 @@ def main(argv=None) -> int:
         command = "python -m tests.accuracy.sweep " + " ".join(shown)
         counts = ", ".join(f"{t}: {per_type.get(t, count)}" for t in types)
         note = f"Requested inputs per function ({counts}; the tables give the actual counts, which include every special value or pair). {a.note}"
+        from .geometric import existing_section
+        kept = existing_section(Path(a.write))   # written by tests/accuracy/geometric.py
         with open(a.write, "w") as f:
-            f.write(markdown(results, edges, command.strip(), note.strip()))
+            f.write(markdown(results, edges, command.strip(), note.strip()) + ("\n" + kept if kept else ""))
     return 1 if failed or wrong_edges else 0
 
 

@@ -296,6 +296,9 @@ class Case:
     pocl_fixup: Any = None
     # Why PoCL cannot run the case at all (then ``oracle`` is the reference).
     pocl_missing: str = ""
+    # printf output compared too: "exact" (the same text) or "lines" (the same lines in any
+    # order: PoCL prints as work-items run, spirvkit in global id order).
+    printf: str = ""
 
     @property
     def non_uniform(self) -> bool:
@@ -819,6 +822,63 @@ def _floats() -> list[Case]:
     ]
 
 
+GEO_F32 = (0.0, 0.0, 0.0, 0.0, -0.0, 0.0, -0.0, 0.0, inf, 1.0, -inf, 2.0, nan, 1.0, 2.0, 3.0,
+           1e30, 1e30, -1e30, 1e30, 1e-40, 2e-40, -3e-40, 1e-41, 3.0, 4.0, 0.0, 0.0, 1e-20, 1e-20, 1e-20, 1e-20,
+           1e20, -1e20, 1e20, 5.0, 0.0, -7.0, 0.0, 0.0)
+GEO_F64 = (0.0, 0.0, 0.0, 0.0, -0.0, 0.0, -0.0, 0.0, inf, 1.0, -inf, 2.0, nan, 1.0, 2.0, 3.0,
+           1e300, 1e300, -1e300, 1e300, 1e-310, 2e-310, -3e-310, 1e-311, 3.0, 4.0, 0.0, 0.0,
+           1e-200, 1e-200, 1e-200, 1e-200, 1e200, -1e200, 1e200, 5.0, 0.0, -7.0, 0.0, 0.0)
+# cross: the bound is absolute (max^2 * 3 * FLT_EPSILON, max <= 100 here, for each side) plus
+# relative room for the huge rows.
+CROSS = Rel(1e-5, 8e-3)
+
+
+def _geometric() -> list[Case]:
+    f_len = Interleaved(*(Ulp(2.75 + 0.5 * n) for n in (1, 2, 3, 4)), *(Ulp(2.5 + 2 * n) for n in (1, 2, 3, 4)),
+                        *(Ulp(8191.5 + n) for n in (1, 2, 3, 4)), *(Ulp(8191.5 + 2 * n) for n in (1, 2, 3, 4)))
+    d_len = Interleaved(*(Ulp(5.5 + n) for n in (1, 2, 3, 4)), *(Ulp(5.5 + 2 * n) for n in (1, 2, 3, 4)))
+    return [
+        Case("geometric", "geometric_float", N, None, (
+            In(f32, (N, 4), Values(GEO_F32, Rand(-100, 100))), In(f32, (N, 4), Rand(-100, 100)),
+            Out(f32, (6 * N, 4), Interleaved(CROSS, CROSS, Ulp(6), Ulp(6), Ulp(8194), Ulp(8196))),
+            Out(f32, 16 * N, f_len))),
+        Case("geometric", "geometric_double", N, None, (
+            In(f64, (N, 4), Values(GEO_F64, Rand(-100, 100))), In(f64, (N, 4), Rand(-100, 100)),
+            Out(f64, (4 * N, 4), Interleaved(CROSS, CROSS, Ulp(8.5), Ulp(8.5))), Out(f64, 8 * N, d_len))),
+        Case("shuffle", "shuffle_const", N, None, (
+            In(f32, (N, 4), Rand(-100, 100)), In(f32, (N, 4), Rand(-100, 100)),
+            Out(f32, (N, 8)), Out(f32, (N, 4)), Out(f32, (N, 2)))),
+        Case("shuffle", "shuffle_dynamic", N, None, (
+            In(i32, (N, 4), ALL_INT), In(i32, (N, 4), ALL_INT), In(u32, (N, 4), Rand(0, 0xFFFFFFFF)),
+            In(u32, (N, 8), Rand(0, 0xFFFFFFFF)), Out(i32, (N, 4)), Out(i32, (N, 8)), Out(i32, (N, 4)))),
+        Case("shuffle", "shuffle_bytes", N, None, (
+            In(u8, (N, 16), Rand(0, 255)), In(u8, (N, 16), Rand(0, 255)), In(u16, (N, 8), Rand(0, 0xFFFF)),
+            In(u16, (N, 8), Rand(0, 0xFFFF)), Out(u8, (N, 16)), Out(u16, (N, 8)), Out(u8, (N, 2)))),
+    ]
+
+
+def _printf() -> list[Case]:
+    # PoCL 3.0 prints double arguments rounded to float (1e300 as inf): the double inputs are
+    # values float represents exactly, so both sides print the same text.
+    return [
+        Case("printf_basic", "printf_scalars", 4, None, printf="exact", args=(
+            In(i32, 9, Values((-42, 7, 255, 8, -3, 12, 300, 70000, 65))),
+            In(f32, 12, Values((3.14159, -2.5, 1234.56789, 0.05, 1234.5, 0.000123456, 0.0001, 1e20, 2.5, inf, -inf,
+                                nan))),
+            In(f64, 4, Values((0.375, 2.0**-30, 2.0**100, -1.0 / 1024))),
+            In(i64, 4, Values((-(1 << 40), -1, 0xDEADBEEFCAFE, 511))), Out(i32, 9))),
+        Case("printf_vector", "printf_vectors", 8, None, printf="lines", args=(
+            In(f32, (4, 4), Values((1.0, 2.0, 3.0, 4.0), Rand(-100, 100))), In(i32, (4, 4), ALL_INT),
+            In(f64, (4, 2), Values((923.25, -0.125, 1e3, 3.5, 0.5, -7.75, 100.0, 2.0))),
+            In(i8, (4, 8), Rand(-128, 127)), In(i16, (4, 2), Rand(-32768, 32767)),
+            In(i64, (4, 4), Rand(LONG_MIN, LONG_MAX)), Out(i32, 16))),
+        Case("printf_order", "printf_many", 48, 16, printf="lines", args=(
+            In(i32, 48, Rand(0, 3)), Out(i32, 96), Local(16 * 4))),
+        Case("printf_order", "printf_many", 200, 8, name="l8", printf="lines", args=(
+            In(i32, 200, Rand(0, 2)), Out(i32, 400), Local(8 * 4))),
+    ]
+
+
 def _nonuniform_oracle(values: list) -> list:
     """workitem_nonuniform with global 1000, local 64: 15 groups of 64 and one of 40."""
     data = values[0]
@@ -899,7 +959,7 @@ def _with_variants(cases: list[Case]) -> list[Case]:
 
 BASE_CASES: list[Case] = [
     *_vectors(), *_integers(), *_conversions(), *_control_flow(), *_barriers_and_local(), *_collectives(), *_atomics(),
-    *_structs_and_program_scope(), *_floats(), *_work_items(),
+    *_structs_and_program_scope(), *_floats(), *_work_items(), *_geometric(), *_printf(),
 ]
 CASES: list[Case] = _with_variants(BASE_CASES)
 

@@ -474,22 +474,6 @@ OpFunctionEnd
         k(4, None, np.zeros(4, np.uint32))
 
 
-def test_printf_not_supported():
-    types = """
-%arr4c = OpTypeArray %uchar %uint_4
-%pUC_arr4c = OpTypePointer UniformConstant %arr4c
-%fmtinit = OpConstantComposite %arr4c %uchar_37 %uchar_100 %uchar_10 %uchar_0
-%fmt = OpVariable %pUC_arr4c UniformConstant %fmtinit
-"""
-    body = ld("x", "uint", "a", "gid") + """
-%fp = OpInBoundsAccessChain %pUC_uchar %fmt %uint_0
-%r = OpExtInst %uint %std printf %fp %x
-"""
-    k = simple([("a", "pCW_uint")], body, types=types, imports='%std = OpExtInstImport "OpenCL.std"')
-    with pytest.raises(spirvkit.NotSupportedError, match=r"printf"):
-        k(4, None, np.zeros(4, np.uint32))
-
-
 def test_image_parameter_not_supported():
     types = "%img = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly"
     k = simple([("im", "img"), ("a", "pCW_uint")], "", types=types, capabilities=("ImageBasic",))

@@ -13,7 +13,12 @@ session, so the differential test reuses them, and variants of a fixture (``.O0`
 
 from __future__ import annotations
 
+import ctypes
+import difflib
+import os
 import re
+import sys
+import tempfile
 
 import numpy as np
 import pocl
@@ -49,6 +54,7 @@ import spirvkit
 # initialisers (PoCL keeps them across rebuilds of the same source).
 _POCL_RESULTS: dict[str, list] = pocl.SESSION_RESULTS
 LAUNCH_TIMEOUT_S = 10.0
+_libc = ctypes.CDLL(None)
 
 
 def _pocl_args(case: Case, values: list) -> list:
@@ -76,15 +82,40 @@ def _pocl_can_run(case: Case) -> bool:
     return not case.pocl_missing and (not case.non_uniform or pocl.supports_non_uniform_work_groups())
 
 
+def _pocl_run(case: Case, values: list) -> list:
+    """pocl.run; for a printf case with the text PoCL wrote to the process's stdout (file
+    descriptor 1: PoCL prints from C) appended to the result list."""
+    def launch():
+        return pocl.run(case.source, case.kernel, case.global_size, case.local_size, _pocl_args(case, values),
+                        options=case.options, global_offset=case.global_offset,
+                        fresh_program=case.has_program_scope_globals)
+
+    if not case.printf:
+        return launch()
+    sys.stdout.flush()
+    _libc.fflush(None)
+    saved = os.dup(1)
+    with tempfile.TemporaryFile() as captured:
+        os.dup2(captured.fileno(), 1)
+        try:
+            result = launch()
+            _libc.fflush(None)
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+        captured.seek(0)
+        text = captured.read().decode("utf-8", "backslashreplace")
+    return [*result, text]
+
+
 def pocl_outputs(case: Case) -> list:
-    """PoCL's buffers after the launch (None for non-buffer arguments), cached per session.
-    Where PoCL cannot run a case (non-uniform work-groups), the case's Python oracle stands in."""
+    """PoCL's buffers after the launch (None for non-buffer arguments), cached per session; for
+    printf cases the printed text follows. Where PoCL cannot run a case (non-uniform
+    work-groups), the case's Python oracle stands in."""
     if case.ref_key not in _POCL_RESULTS:
         values = make_values(case)
         if _pocl_can_run(case):
-            result = pocl.run(case.source, case.kernel, case.global_size, case.local_size,
-                              _pocl_args(case, values), options=case.options, global_offset=case.global_offset,
-                              fresh_program=case.has_program_scope_globals)
+            result = _pocl_run(case, values)
             if case.pocl_fixup is not None:
                 result = case.pocl_fixup(values, result)
         elif case.oracle is not None:
@@ -108,8 +139,24 @@ def spirvkit_outputs(case: Case) -> list:
     extra = {} if case.global_offset is None else {"global_offset": case.global_offset}
     # Every case runs in well under a second; a hang (a barrier the executor gets wrong)
     # fails the one case instead of stalling the suite.
+    printed: list[str] = []
+    if case.printf:
+        extra["printf"] = printed
     kernel(case.global_size, case.local_size, *args, timeout=LAUNCH_TIMEOUT_S, **extra)
-    return [value if isinstance(spec, Buffer) else None for spec, value in zip(case.args, args, strict=True)]
+    out = [value if isinstance(spec, Buffer) else None for spec, value in zip(case.args, args, strict=True)]
+    return [*out, "".join(printed)] if case.printf else out
+
+
+def compare_printf(case: Case, got: str, ref: str) -> list[str]:
+    """The printed text: equal, or (mode "lines") the same lines in any order."""
+    if case.printf == "lines":
+        got_lines, ref_lines = sorted(got.splitlines(True)), sorted(ref.splitlines(True))
+    else:
+        got_lines, ref_lines = got.splitlines(True), ref.splitlines(True)
+    if got_lines == ref_lines:
+        return []
+    diff = "".join(difflib.unified_diff(ref_lines, got_lines, "PoCL", "spirvkit", n=1))
+    return [f"{case.id}: printf output differs ({case.printf}):\n{diff[:4000]}"]
 
 
 # --------------------------------------------------------------------------- comparing
@@ -205,6 +252,8 @@ def test_kernel_matches_pocl(case):
     for index, spec in enumerate(case.args):
         if isinstance(spec, Buffer) and spec.is_output:
             problems += compare(spec.cmp, got[index], ref[index], f"{case.id} argument {index}")
+    if case.printf:
+        problems += compare_printf(case, got[-1], ref[-1])
     assert not problems, "\n".join(problems)
 
 

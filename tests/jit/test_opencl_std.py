@@ -790,8 +790,7 @@ def test_bitselect_and_select(elem, lanes):
 # Interface
 
 
-@pytest.mark.parametrize("name", ["frexp", "modf", "sincos", "printf", "vloadn", "shuffle", "cross",
-                                  "length", "no_such_function"])
+@pytest.mark.parametrize("name", ["frexp", "modf", "sincos", "printf", "vloadn", "prefetch", "no_such_function"])
 def test_unsupported_raises(name):
     module = ir.Module()
     fn = ir.Function(module, ir.FunctionType(F, [F]), "f")

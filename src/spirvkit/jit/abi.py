@@ -43,6 +43,11 @@ CONTEXT = _layout([
     ("fault_end", 1),
     ("fault_size", 1),
     ("fault_group", 1),      # linear id of the group whose flag was found set (checked mode)
+    # printf (kernels with printf call sites; see runtime/printf.py):
+    ("printf_buffer", 1),    # address of the record buffer
+    ("printf_capacity", 1),  # its size in bytes
+    ("printf_used", 1),      # bytes reserved so far (atomic add; may pass the capacity)
+    ("printf_dropped", 1),   # calls whose record did not fit (they returned -1)
 ])
 
 # Thread state: what changes from one work-group to the next.

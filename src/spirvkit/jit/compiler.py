@@ -26,6 +26,7 @@ class CompiledKernel:
     frame_bytes: int = 0                  # per work-item record of a region-split kernel
     constants: dict[str, str] = field(default_factory=dict)   # program-scope __constant symbols
     local_size: tuple | None = None       # compiled for this local size only (uniform NDRanges)
+    printf: list = field(default_factory=list)   # printf sites: {"format", "args"} (runtime/printf.py)
 
     def metadata(self) -> dict:
         return {
@@ -35,6 +36,7 @@ class CompiledKernel:
             "global_init": [(at, data.hex()) for at, data in self.global_init], "frame_bytes": self.frame_bytes,
             "constants": self.constants, "local_size": self.local_size,
             "slots": [s.to_json() for s in self.slots], "sites": [asdict(s) for s in self.sites],
+            "printf": self.printf,
         }
 
     @classmethod
@@ -43,7 +45,7 @@ class CompiledKernel:
                    meta["has_barriers"], [Site(**s) for s in meta["sites"]], meta["local_bytes"],
                    meta["globals_bytes"], [(at, bytes.fromhex(h)) for at, h in meta["global_init"]],
                    meta["frame_bytes"], meta["constants"],
-                   tuple(meta["local_size"]) if meta.get("local_size") else None)
+                   tuple(meta["local_size"]) if meta.get("local_size") else None, meta.get("printf", []))
 
 
 def check_kernel_module(module: Module) -> None:
@@ -84,4 +86,4 @@ def compile_kernel(module: Module, name: str, mode: str = "checked", spec_values
     obj = target.compile_ir(ir_text)
     return CompiledKernel(name, obj, mode, kb.slots, kb.args_bytes, kb.has_barriers, ml.sites,
                           ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init, kb.frame_bytes,
-                          ml.constant_names, ml.local_size)
+                          ml.constant_names, ml.local_size, ml.printf_sites)

@@ -19,7 +19,7 @@ from .function import I64, PTR, BuiltinPtr, FunctionLowering, Ptr
 from .runtime_ir import RuntimeFunctions
 from .types import SpvType, TypeTable
 
-OP_VARIABLE, OP_FUNCTION_CALL, OP_CONTROL_BARRIER = 59, 57, 224
+OP_VARIABLE, OP_FUNCTION_CALL = 59, 57
 
 
 @dataclass
@@ -113,6 +113,7 @@ class ModuleLowering:
         self.parallel_loop_ids: list = []
         self.lines = self._line_table()
         self.barrier_functions = functions_with_barriers(module)
+        self.printf_sites: list[dict] = []   # printf calls: format and argument kinds (opencl_printf.py)
 
     def fixed_word(self, name: str, index: int) -> ir.Constant | None:
         """A launch-state word this compilation fixes (the local size), else None."""

@@ -3,7 +3,8 @@
 Entry point: :func:`lower_opencl_std` emits the IR for one ``OpExtInst`` at a builder's position.
 Operands and results are LLVM scalars (``half``/``float``/``double``, ``iN``) or ``<N x T>``
 vectors; everything works lane-wise. This module holds the floating-point (math and common)
-instructions; the integer ones are in :mod:`.opencl_integer`, those with a pointer operand
+instructions; the integer ones are in :mod:`.opencl_integer`, the geometric ones and
+``shuffle``/``shuffle2`` in :mod:`.opencl_geometric`, those with a pointer operand
 (``sincos``, ``frexp`` ...) in :mod:`.opencl_pointer_math`, the shared IR helpers in
 :mod:`.opencl_ir`. Accuracy is measured by the sweep in ``tests/accuracy`` (``docs/accuracy.md``).
 
@@ -44,6 +45,7 @@ from llvmlite import ir
 
 from spirvkit.errors import NotSupportedError
 
+from .opencl_geometric import GEOMETRIC_EMITTERS
 from .opencl_integer import INT_EMITTERS
 from .opencl_ir import (
     DOUBLE, I1, Emitter, _const, _copysign, _elem, _fabs, _float_bits, _int_like, _intrinsic,
@@ -521,6 +523,7 @@ def _build_table() -> dict[str, Emitter]:
         table[name] = emit if name in _NATIVE_HALF else _promote_half(emit)
     for alias, name in _ALIASES.items():
         table[alias] = table[name]
+    table.update(GEOMETRIC_EMITTERS)   # they handle half themselves (computed in double)
     return table
 
 
@@ -536,8 +539,8 @@ def lower_opencl_std(
     'u_mul_hi', 'native_sin') at the builder's position and return its value of result_type.
 
     Operands are LLVM values of the grammar's types; a scalar operand of a vector instruction is
-    splatted. Raises NotSupportedError for instructions not implemented here (pointer operands,
-    printf, shuffle, geometric functions, vload/vstore)."""
+    splatted. Raises NotSupportedError for instructions not implemented here (those with pointer
+    operands, vload/vstore and printf are lowered by ops_ext's other modules)."""
     emit = _EMITTERS.get(name)
     if emit is None:
         raise NotSupportedError(f"OpenCL.std {name}")

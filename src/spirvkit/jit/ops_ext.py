@@ -20,6 +20,15 @@ def lower_ext_inst(fl: FunctionLowering, inst) -> None:
     if desc is None:
         raise NotSupportedError(f"OpenCL.std instruction {w[4]}")
     name = desc.opname
+    if name == "prefetch":
+        # A hint only: the CPU's caches need no help, and a prefetch never faults (the operands
+        # are already evaluated: SPIR-V operands are values, not expressions).
+        return
+    if name == "printf":
+        from .opencl_printf import lower_printf
+
+        lower_printf(fl, inst)
+        return
     if name in VECTOR_MEMORY:
         lower_vector_memory(fl, inst, name)
         return

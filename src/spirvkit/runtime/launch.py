@@ -24,6 +24,7 @@ from ..jit.kernel import PROBE_SYMBOL, RUN_SYMBOL
 from ..jit.target import LoadedObject
 from .args import BoundArgs
 from .ndrange import NDRange
+from .printf import PrintfBuffer
 
 _RUN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 _PROBE = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
@@ -101,9 +102,10 @@ def _aligned(array: np.ndarray, align: int) -> int:
 
 
 def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_block: np.ndarray | None,
-           timeout: float | None, name: str, locate=None) -> None:
+           timeout: float | None, name: str, locate=None, printf=None) -> None:
     """Runs the kernel over the NDRange. ``locate()`` gives the report-mode kernel, used to
-    re-run the one work-group whose fault flag a checked launch found set."""
+    re-run the one work-group whose fault flag a checked launch found set. ``printf``: where the
+    kernel's printf output goes (see runtime/printf.py); it is written when the launch ends."""
     ctx = np.zeros(CONTEXT["_words"], np.int64)
     ctx[CONTEXT["work_dim"]] = ndrange.work_dim
     ctx[CONTEXT["global_size"]: CONTEXT["global_size"] + 3] = ndrange.global_size
@@ -120,6 +122,10 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
     table = np.array([(b, e) for b, e, _ in regions] or [(0, 0)], np.uint64)
     ctx[CONTEXT["regions"]] = table.ctypes.data
     ctx[CONTEXT["region_count"]] = len(regions)
+    printf_buffer = None
+    if kernel.compiled.printf:
+        printf_buffer = PrintfBuffer(kernel.compiled.printf)
+        printf_buffer.attach(ctx, CONTEXT)
 
     count = min(worker_count(), ndrange.total_groups)
     # Enough chunks per thread to balance uneven groups, few enough to keep the atomic rare.
@@ -133,12 +139,15 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
         # report-mode kernel, which records the work-item, instruction and address.
         group = int(ctx[CONTEXT["fault_group"]])
         kernel = locate()
+        printed = int(ctx[CONTEXT["printf_used"]]), int(ctx[CONTEXT["printf_dropped"]])
         ctx[CONTEXT["abort"]] = 0
         ctx[CONTEXT["next_group"]] = group
         ctx[CONTEXT["total_groups"]] = group + 1
         ctx[CONTEXT["group_chunk"]] = 1
         scratch = kernel.scratch(1, bound.local_bytes, ndrange.group_items)
         stopped = _run_workers(kernel, ctx, scratch, deadline) or stopped
+        # The group's printf calls already ran once: drop the re-run's records.
+        ctx[CONTEXT["printf_used"]], ctx[CONTEXT["printf_dropped"]] = printed
         if int(ctx[CONTEXT["abort"]]) != ABORT_FAULT:
             gx, gy = ndrange.num_groups[0], ndrange.num_groups[1]
             coords = (group % gx, group // gx % gy, group // (gx * gy))
@@ -146,6 +155,8 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
                               f"the group did not reproduce it (the kernel's data had changed)",
                               kernel=name, global_id=None, site=None, buffer="", offset=-1, size=0)
     del table  # the native code no longer reads it
+    if printf_buffer is not None:   # before any fault is raised: output up to a fault helps most
+        printf_buffer.emit(int(ctx[CONTEXT["printf_used"]]), int(ctx[CONTEXT["printf_dropped"]]), printf, name)
 
     abort = int(ctx[CONTEXT["abort"]])
     if abort == ABORT_FAULT:
