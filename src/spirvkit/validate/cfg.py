@@ -378,11 +378,20 @@ def _check_reducible(ctx, cfg, rule, section, message) -> None:
     """A CFG is reducible when removing its back edges (edges to a dominator) leaves no cycle."""
     forward = {b: [s for s in cfg.succ[b] if s in cfg.reachable and not cfg.dominates(s, b)]
                for b in cfg.reachable}
-    state: dict[int, int] = {}
-    for root in cfg.postorder:
+    node = node_on_cycle(cfg.postorder, forward)
+    if node is not None:
+        ctx.error(rule, section, f"Block {ctx.name(node)}: {message}", cfg.block[node].label)
+
+
+def node_on_cycle(roots, successors: dict) -> int | None:
+    """A node on a cycle of the directed graph ``successors`` (node -> successor list, nodes
+    missing from it have none) reachable from ``roots``; None when it is acyclic. Iterative,
+    so deep graphs cannot overflow the Python stack."""
+    state: dict[int, int] = {}   # 1 = on the DFS stack, 2 = done
+    for root in roots:
         if root in state:
             continue
-        stack = [(root, iter(forward[root]))]
+        stack = [(root, iter(successors.get(root, ())))]
         state[root] = 1
         while stack:
             node, it = stack[-1]
@@ -391,8 +400,8 @@ def _check_reducible(ctx, cfg, rule, section, message) -> None:
                 state[node] = 2
                 stack.pop()
             elif state.get(nxt) == 1:
-                ctx.error(rule, section, f"Block {ctx.name(nxt)}: {message}", cfg.block[nxt].label)
-                return
+                return nxt
             elif nxt not in state:
                 state[nxt] = 1
-                stack.append((nxt, iter(forward[nxt])))
+                stack.append((nxt, iter(successors.get(nxt, ()))))
+    return None

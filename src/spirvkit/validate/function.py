@@ -5,6 +5,7 @@ execution modes, linkage."""
 from __future__ import annotations
 
 from . import opcodes as op
+from .cfg import node_on_cycle
 
 SEC = "SPIR-V 3.32.9"
 SEC_U = "SPIR-V 2.16.1"
@@ -246,27 +247,13 @@ def _no_recursion(ctx) -> None:
                 if inst.opcode == op.FunctionCall:
                     callees.append(inst.words[3])
         calls[func.id] = callees
-    state: dict[int, int] = {}  # 1 = on stack, 2 = done
-    for root in calls:
-        if root in state:
-            continue
-        stack = [(root, iter(calls[root]))]
-        state[root] = 1
-        while stack:
-            node, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                state[node] = 2
-                stack.pop()
-            elif state.get(nxt) == 1:
-                section = "OpenCL env 2.9" if ctx.env.is_opencl else "Vulkan env 3.2"
-                ctx.error("function.no-recursion", section,
-                          f"Entry points may not have a call graph with cycles (function {ctx.name(nxt)} is "
-                          f"called recursively).", ctx.defs[nxt])
-                return
-            elif nxt not in state and nxt in calls:
-                state[nxt] = 1
-                stack.append((nxt, iter(calls[nxt])))
+    # Only calls to functions of the module count (an imported function has no body to recurse).
+    recursive = node_on_cycle(calls, {f: [c for c in callees if c in calls] for f, callees in calls.items()})
+    if recursive is not None:
+        section = "OpenCL env 2.9" if ctx.env.is_opencl else "Vulkan env 3.2"
+        ctx.error("function.no-recursion", section,
+                  f"Entry points may not have a call graph with cycles (function {ctx.name(recursive)} is "
+                  f"called recursively).", ctx.defs[recursive])
 
 
 def execution_models_by_function(ctx) -> dict[int, set[str]]:
