@@ -116,17 +116,31 @@ def compiled_kernel(name: str, type_name: str, operands: tuple[str, ...], result
         return f"{type(e).__name__}: {e}"
 
 
+def _lanes_in_memory(width: int) -> int:
+    """A 3-lane vector occupies 4 elements in memory (OpenCL's size and alignment rule)."""
+    return 4 if width == 3 else width
+
+
 def _aligned_buffer(values: np.ndarray, width: int) -> np.ndarray:
-    """values as a (count/width, width) array aligned for its vector type (or 1-D for width 1);
-    the executor checks that a vector buffer is aligned to the vector's size."""
+    """values as a (count/width, lanes) array aligned for its vector type (or 1-D for width 1),
+    each vector's unused 4th element (3-lane vectors) zero; the executor checks that a vector
+    buffer is aligned to the vector's size."""
     if width == 1:
         return np.ascontiguousarray(values)
+    lanes = _lanes_in_memory(width)
+    count = values.size // width
     align = 128
-    raw = np.zeros(values.nbytes + align, np.uint8)
+    nbytes = count * lanes * values.itemsize
+    raw = np.zeros(nbytes + align, np.uint8)
     start = -raw.ctypes.data % align
-    out = raw[start:start + values.nbytes].view(values.dtype)
-    out[:] = values
-    return out.reshape(-1, width)
+    out = raw[start:start + nbytes].view(values.dtype).reshape(count, lanes)
+    out[:, :width] = values.reshape(count, width)
+    return out
+
+
+def _values(buffer: np.ndarray, width: int) -> np.ndarray:
+    """The lanes of a buffer made by _aligned_buffer, in input order (padding dropped)."""
+    return buffer.reshape(-1) if width == 1 else buffer[:, :width].reshape(-1)
 
 
 def run(name: str, type_name: str, operands: tuple[str, ...], result: str, args: list[np.ndarray],
@@ -145,4 +159,4 @@ def run(name: str, type_name: str, operands: tuple[str, ...], result: str, args:
     outs = [_aligned_buffer(np.zeros(padded, np_type(k, type_name)), width)
             for k in [result] + [k for k in operands if k.startswith("p")]]
     kernel(padded // width, None, *ins, *outs, unchecked=True)
-    return [o.reshape(-1)[:n] for o in outs]
+    return [_values(o, width)[:n] for o in outs]

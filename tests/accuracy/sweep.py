@@ -264,7 +264,7 @@ def main(argv=None) -> int:
     p.add_argument("--only", nargs="+", metavar="FN", help="just these functions")
     p.add_argument("--types", default="float,double,half")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--width", type=int, default=1, choices=(1, 2, 4, 8, 16),
+    p.add_argument("--width", type=int, default=1, choices=(1, 2, 3, 4, 8, 16),
                    help="run the vector forms with this many lanes (default: scalar)")
     p.add_argument("--write", metavar="PATH", help="write the markdown table there")
     p.add_argument("--note", default="", help="text added under the heading of the written table")

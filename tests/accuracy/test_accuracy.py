@@ -40,9 +40,10 @@ def test_within_bound(name, type_name):
     _check(measure(name, type_name, SAMPLE_COUNT, seed=0))
 
 
-# The vector forms: the same sample through 2/4/8/16-lane vectors (the width cycling over the
-# functions keeps the run short; lane-wise lowering is the same code for every width).
-WIDTHS = [(name, t, (2, 4, 8, 16)[i % 4]) for i, (name, t) in enumerate(PAIRS)]
+# The vector forms: the same sample through 2/3/4/8/16-lane vectors (the width cycling over the
+# functions keeps the run short; lane-wise lowering is the same code for every width, and 3-lane
+# vectors also test the 4-element memory layout).
+WIDTHS = [(name, t, (2, 3, 4, 8, 16)[i % 5]) for i, (name, t) in enumerate(PAIRS)]
 
 
 @pytest.mark.parametrize("name,type_name,width", WIDTHS, ids=[f"{n}-{t}-v{w}" for n, t, w in WIDTHS])
