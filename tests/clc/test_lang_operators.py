@@ -123,12 +123,23 @@ def test_pointer_to_pointer_to_private_unchecked():
     assert out.tolist() == [4]
 
 
-@pytest.mark.xfail(strict=True, reason="executor: the bounds checker does not know a private pointer loaded back "
-                   "from memory (KernelFault 'points into no buffer'); the SPIR-V is right (unchecked gives 4)")
 def test_pointer_to_pointer_to_private_checked():
+    """The bounds checker follows a private pointer loaded back through a pointer to it (the
+    pointer-holding variable's shadow), and one stored through it."""
     out = np.zeros(1, np.int32)
     run_source(POINTER_TO_PRIVATE_POINTER, "k", out)
     assert out.tolist() == [4]
+    source = ("kernel void k(global int *o) {\n"
+              "int x = 3; int y = 10; int *p = &x; int **pp = &p; *pp = &y; *p += 5; o[0] = y; o[1] = **pp; }\n")
+    out = np.zeros(2, np.int32)
+    run_source(source, "k", out)
+    assert out.tolist() == [15, 15]
+
+
+def test_pointer_to_pointer_to_private_out_of_bounds_is_caught():
+    source = "kernel void k(global int *o) {\nint x = 3; int *p = &x; int **pp = &p; o[0] = (*pp)[o[1]]; }\n"
+    with pytest.raises(spirvkit.KernelFault, match="of a private variable"):
+        run_source(source, "k", np.array([0, 5], np.int32))
 
 
 REJECT = [

@@ -112,7 +112,16 @@ def load(fl: FunctionLowering, ptr: Ptr, t, align=None, volatile=False, shadow=N
         return Ptr(value)
     if shadow is not None:
         return Ptr(value, b.load(shadow[0], typ=PTR), b.load(shadow[1], typ=PTR))
-    return fl.ptr_from_address(value)
+    found = fl.ptr_from_address(value)
+    # Loaded through a computed pointer (`int **pp = &p; **pp`): if that pointer is the address
+    # of one of this function's pointer-holding variables, the pointer's region is in the
+    # variable's shadow (private variables are not in the launch's region table).
+    base, end = found.base, found.end
+    for var_id, (base_slot, end_slot) in fl.pointer_shadows.items():
+        here = b.icmp_unsigned("==", b.ptrtoint(ptr.addr, I64), b.ptrtoint(fl.values[var_id].addr, I64))
+        base = b.select(here, b.load(base_slot, typ=PTR), base)
+        end = b.select(here, b.load(end_slot, typ=PTR), end)
+    return Ptr(value, base, end)
 
 
 @handles("OpStore")
@@ -131,6 +140,15 @@ def lower_store(fl: FunctionLowering, inst) -> None:
         null = ir.Constant(PTR, None)
         fl.builder.store(p.base if p.base is not None else null, shadow[0])
         fl.builder.store(p.end if p.end is not None else null, shadow[1])
+    elif isinstance(value, Ptr) and fl.checked and fl.pointer_shadows:
+        # A pointer stored through a computed pointer (`*pp = &y`) may land in a pointer-holding
+        # variable: keep that variable's shadow up to date.
+        b = fl.builder
+        null = ir.Constant(PTR, None)
+        for var_id, slots in fl.pointer_shadows.items():
+            here = b.icmp_unsigned("==", b.ptrtoint(ptr.addr, I64), b.ptrtoint(fl.values[var_id].addr, I64))
+            for slot, part in zip(slots, (value.base, value.end)):
+                b.store(b.select(here, part if part is not None else null, b.load(slot, typ=PTR)), slot)
 
 
 def store(fl: FunctionLowering, ptr: Ptr, value, t, align=None, volatile=False) -> None:
