@@ -100,6 +100,9 @@ class Program:
                 block = np.zeros(compiled.globals_bytes, np.uint8)
                 for at, data in compiled.global_init:
                     block[at:at + len(data)] = np.frombuffer(data, np.uint8)
+                for at, size, offset in compiled.global_relocs:   # `global int *p = &g;`
+                    address = (block.ctypes.data + offset).to_bytes(size, "little")
+                    block[at:at + size] = np.frombuffer(address, np.uint8)
                 self._globals = block
             return self._globals
 

@@ -81,8 +81,6 @@ def test_address_constant_initialiser_validates(tmp_path):
     validate(spirvkit.compile_cl(ADDRESS_INITIALISER, "-cl-std=CL2.0"), tmp_path)
 
 
-@pytest.mark.xfail(strict=True, reason="executor: 'not supported yet: OpVariable as a constant' (a pointer "
-                   "initialised with a variable's address); the compiler's SPIR-V passes spirv-val")
 def test_address_constant_initialiser_runs():
     out = np.zeros(2, np.int32)
     run_source(ADDRESS_INITIALISER, "k", out)

@@ -27,6 +27,7 @@ class CompiledKernel:
     constants: dict[str, str] = field(default_factory=dict)   # program-scope __constant symbols
     local_size: tuple | None = None       # compiled for this local size only (uniform NDRanges)
     printf: list = field(default_factory=list)   # printf sites: {"format", "args"} (runtime/printf.py)
+    global_relocs: list = field(default_factory=list)   # (at, pointer size, target offset) in the globals
 
     def metadata(self) -> dict:
         return {
@@ -36,7 +37,7 @@ class CompiledKernel:
             "global_init": [(at, data.hex()) for at, data in self.global_init], "frame_bytes": self.frame_bytes,
             "constants": self.constants, "local_size": self.local_size,
             "slots": [s.to_json() for s in self.slots], "sites": [asdict(s) for s in self.sites],
-            "printf": self.printf,
+            "printf": self.printf, "global_relocs": self.global_relocs,
         }
 
     @classmethod
@@ -45,7 +46,8 @@ class CompiledKernel:
                    meta["has_barriers"], [Site(**s) for s in meta["sites"]], meta["local_bytes"],
                    meta["globals_bytes"], [(at, bytes.fromhex(h)) for at, h in meta["global_init"]],
                    meta["frame_bytes"], meta["constants"],
-                   tuple(meta["local_size"]) if meta.get("local_size") else None, meta.get("printf", []))
+                   tuple(meta["local_size"]) if meta.get("local_size") else None, meta.get("printf", []),
+                   [tuple(r) for r in meta.get("global_relocs", [])])
 
 
 def check_kernel_module(module: Module) -> None:
@@ -86,4 +88,4 @@ def compile_kernel(module: Module, name: str, mode: str = "checked", spec_values
     obj = target.compile_ir(ir_text)
     return CompiledKernel(name, obj, mode, kb.slots, kb.args_bytes, kb.has_barriers, ml.sites,
                           ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init, kb.frame_bytes,
-                          ml.constant_names, ml.local_size, ml.printf_sites)
+                          ml.constant_names, ml.local_size, ml.printf_sites, ml.layout.global_relocs)

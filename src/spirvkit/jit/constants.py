@@ -21,6 +21,18 @@ OP_CONSTANT_TRUE, OP_CONSTANT_FALSE, OP_CONSTANT, OP_CONSTANT_COMPOSITE = 41, 42
 OP_CONSTANT_SAMPLER, OP_CONSTANT_NULL = 45, 46
 OP_SPEC_TRUE, OP_SPEC_FALSE, OP_SPEC_CONSTANT, OP_SPEC_COMPOSITE, OP_SPEC_OP = 48, 49, 50, 51, 52
 OP_UNDEF = 1
+OP_VARIABLE = 59
+
+
+class GlobalAddress:
+    """The value of a program-scope variable's address in a constant initialiser (``global int
+    *p = &g;``): only known once the runtime has placed the variables, so it is written as a
+    relocation (see to_bytes)."""
+
+    __slots__ = ("var_id",)
+
+    def __init__(self, var_id: int):
+        self.var_id = var_id
 CONSTANT_OPS = {OP_CONSTANT_TRUE, OP_CONSTANT_FALSE, OP_CONSTANT, OP_CONSTANT_COMPOSITE, OP_CONSTANT_NULL,
                 OP_SPEC_TRUE, OP_SPEC_FALSE, OP_SPEC_CONSTANT, OP_SPEC_COMPOSITE, OP_SPEC_OP, OP_UNDEF,
                 OP_CONSTANT_SAMPLER}
@@ -89,6 +101,8 @@ class ConstantEvaluator:
             return None
         if op == OP_SPEC_OP:
             return fold_spec_op(self, inst)
+        if op == OP_VARIABLE and self.types[w[1]].storage == "CrossWorkgroup":
+            return GlobalAddress(w[2])
         raise NotSupportedError(f"{inst.opname} as a constant")
 
     def _literal(self, t: SpvType, raw: int):
@@ -106,16 +120,23 @@ class ConstantEvaluator:
     def llvm(self, value_id: int, t: SpvType) -> ir.Constant:
         return to_llvm(self.value(value_id), t)
 
-    def to_bytes(self, value, t: SpvType) -> bytes:
-        """The in-memory image of a constant (program-scope variable initialisers)."""
+    def to_bytes(self, value, t: SpvType, relocations: list | None = None) -> bytes:
+        """The in-memory image of a constant (program-scope variable initialisers). Addresses of
+        program-scope variables in it are left zero and listed in ``relocations`` as (byte
+        offset in the image, pointer size, variable id)."""
         size = self.types.size(t)
         out = bytearray(size)
-        self._write(out, 0, value, t)
+        self._write(out, 0, value, t, relocations)
         return bytes(out)
 
-    def _write(self, out: bytearray, at: int, value, t: SpvType) -> None:
+    def _write(self, out: bytearray, at: int, value, t: SpvType, relocations=None) -> None:
         if value is None:
             return  # null: already zero
+        if isinstance(value, GlobalAddress):
+            if relocations is None:
+                raise NotSupportedError("the address of a program-scope variable in this initialiser")
+            relocations.append((at, self.types.size(t), value.var_id))
+            return
         if t.kind in ("int", "bool"):
             n = max(1, t.width // 8) if t.kind == "int" else 1
             out[at:at + n] = (int(value) & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
@@ -125,10 +146,10 @@ class ConstantEvaluator:
         elif t.kind in ("vector", "array"):
             step = self.types.size(t.elem) if t.kind == "array" else self.types.size(t.elem)
             for i, v in enumerate(value):
-                self._write(out, at + i * step, v, t.elem)
+                self._write(out, at + i * step, v, t.elem, relocations)
         elif t.kind == "struct":
             for i, (v, m) in enumerate(zip(value, t.members)):
-                self._write(out, at + _element_offset(t.llvm, i, self.types.target_data), v, m)
+                self._write(out, at + _element_offset(t.llvm, i, self.types.target_data), v, m, relocations)
         else:
             raise NotSupportedError(f"an initialiser of type {t.kind} {t.name}".rstrip())
 

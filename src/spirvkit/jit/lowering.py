@@ -40,6 +40,8 @@ class VariableLayout:
     globals_bytes: int = 0
     global_offsets: dict[int, int] = field(default_factory=dict)
     global_init: list[tuple[int, bytes]] = field(default_factory=list)
+    # (byte offset, pointer size, offset of the variable whose address goes there)
+    global_relocs: list[tuple[int, int, int]] = field(default_factory=list)
     local_bytes: int = 0
     local_offsets: dict[int, int] = field(default_factory=dict)
 
@@ -138,12 +140,16 @@ class ModuleLowering:
                 layout.globals_bytes = at + size
                 if len(inst.words) > 4:
                     value = self.constants.value(inst.words[4])
-                    layout.global_init.append((at, self.constants.to_bytes(value, pointee)))
+                    relocations: list = []
+                    layout.global_init.append((at, self.constants.to_bytes(value, pointee, relocations)))
+                    layout.global_relocs += [(at + off, size, var) for off, size, var in relocations]
             elif storage == "Workgroup":
                 size, align = self.types.size(pointee), max(self.types.align(pointee), 16)
                 at = _align(layout.local_bytes, align)
                 layout.local_offsets[var_id] = at
                 layout.local_bytes = at + size
+        # Addresses of program-scope variables: as offsets in the block, now that all are placed.
+        layout.global_relocs = [(at, size, layout.global_offsets[var]) for at, size, var in layout.global_relocs]
         layout.globals_bytes = _align(layout.globals_bytes, 16)
         layout.local_bytes = _align(layout.local_bytes, 64)
         return layout
