@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .errors import AssemblyError, SpirvkitError
+from .errors import AssemblyError, CompileError, SpirvkitError
 from .spirv.target_env import DEFAULT_TARGET_ENV, TARGET_ENV_VERSIONS
 
 
@@ -336,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     try:
         return args.func(args)
-    except AssemblyError as e:  # already 'file:line:col: error: ...' with the line and a caret
+    except (AssemblyError, CompileError) as e:  # already 'file:line:col: error: ...' with the line and a caret
         print(e, file=sys.stderr)
         return 1
     except SpirvkitError as e:

@@ -72,3 +72,12 @@ def test_run_compiles_cl_on_the_fly(tmp_path, capsys):
     src.write_text("kernel void add1(global int *a) { a[get_global_id(0)] += 1; }\n")
     assert main(["run", str(src), "--global", "4", "--arg", "range:4"]) == 0
     assert "[1, 2, 3, 4]" in capsys.readouterr().out
+
+
+def test_run_reports_compile_errors_like_clang(tmp_path, capsys):
+    bad = tmp_path / "bad.cl"
+    bad.write_text("kernel void k(global int *a) { a[0] = ; }\n")
+    assert main(["run", str(bad), "--global", "4", "--arg", "zeros:4"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}:1:39: error: expected expression")   # once, not wrapped again
+    assert "1 error generated." in err and "Traceback" not in err
