@@ -162,19 +162,19 @@ class FunctionLowering:
 
     # ----- context fields -------------------------------------------------------------------
     def context_word(self, name: str, index: int = 0, builder=None, typ=I64) -> ir.Value:
-        fixed = self.ml.fixed_word(name, index)
-        if fixed is not None:
-            return fixed
-        b = builder or self.builder
-        slot = b.gep(self.ctx, [ir.Constant(I64, CONTEXT[name] + index)], source_etype=I64)
-        return b.load(slot, typ=typ)
+        return self._launch_word(self.ctx, CONTEXT, name, index, builder, typ)
 
     def thread_word(self, name: str, index: int = 0, builder=None, typ=I64) -> ir.Value:
+        return self._launch_word(self.ts, THREAD, name, index, builder, typ)
+
+    def _launch_word(self, base, layout: dict, name: str, index: int, builder, typ) -> ir.Value:
+        """A word of the launch context or thread state, or the constant this compilation
+        fixes it to (the local size of a per-local-size build)."""
         fixed = self.ml.fixed_word(name, index)
         if fixed is not None:
             return fixed
         b = builder or self.builder
-        slot = b.gep(self.ts, [ir.Constant(I64, THREAD[name] + index)], source_etype=I64)
+        slot = b.gep(base, [ir.Constant(I64, layout[name] + index)], source_etype=I64)
         return b.load(slot, typ=typ)
 
     # ----- lowering driver ------------------------------------------------------------------

@@ -30,6 +30,14 @@ _COOP_TYPES = frozenset(getattr(op, n) for n in ("TypeCooperativeMatrixKHR", "Ty
                                                  "TypeCooperativeVectorNV") if hasattr(op, n))
 
 
+def _operands_of_result_type(ctx, inst, rtype) -> None:
+    for index, v in _value_operands(inst):
+        if ctx.type_of(v) != rtype:
+            ctx.error("arithmetic.operand-type", SEC,
+                      f"Expected arithmetic operands to be of Result Type: {_name(inst)} operand index {index}", inst)
+            return
+
+
 def _float_op(ctx, inst) -> None:
     rtype = inst.words[1]
     if _coop(ctx, rtype):
@@ -38,11 +46,7 @@ def _float_op(ctx, inst) -> None:
         ctx.error("arithmetic.result-type", SEC,
                   f"Expected floating scalar or vector type as Result Type: {_name(inst)}", inst)
         return
-    for index, v in _value_operands(inst):
-        if ctx.type_of(v) != rtype:
-            ctx.error("arithmetic.operand-type", SEC,
-                      f"Expected arithmetic operands to be of Result Type: {_name(inst)} operand index {index}", inst)
-            return
+    _operands_of_result_type(ctx, inst, rtype)
 
 
 def _unsigned_op(ctx, inst) -> None:
@@ -54,11 +58,7 @@ def _unsigned_op(ctx, inst) -> None:
         ctx.error("arithmetic.result-type", SEC,
                   f"Expected unsigned int scalar or vector type as Result Type: {_name(inst)}", inst)
         return
-    for index, v in _value_operands(inst):
-        if ctx.type_of(v) != rtype:
-            ctx.error("arithmetic.operand-type", SEC,
-                      f"Expected arithmetic operands to be of Result Type: {_name(inst)} operand index {index}", inst)
-            return
+    _operands_of_result_type(ctx, inst, rtype)
 
 
 def _int_op(ctx, inst) -> None:

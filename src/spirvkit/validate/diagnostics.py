@@ -51,20 +51,7 @@ class InstructionPrinter:
         if inst is None:
             return None
         try:
-            fmt = self._fmt()
-            parts = []
-            rid = None
-            for i, op in enumerate(inst.operands):
-                if op.kind == "IdResult":
-                    rid = inst.words[op.offset]
-                    continue
-                parts.append(fmt.operand(inst, i))
-            line = inst.opname
-            if parts:
-                line += " " + " ".join(parts)
-            if rid is not None:
-                line = f"%{fmt.name_of(rid)} = {line}"
-            return line
+            return self._fmt().line(inst)
         except Exception:  # a diagnostic must never fail because its instruction is odd
             return f"{inst.opname} " + " ".join(str(w) for w in inst.words[1:])
 

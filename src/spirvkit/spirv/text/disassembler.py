@@ -48,6 +48,23 @@ class _Formatter:
         self.name_of = name_of
         self.kinds = grammar.operand_kinds
 
+    def split(self, inst: Instruction) -> tuple[int | None, list[str]]:
+        """(result id or None, the other operands as text)."""
+        parts = []
+        rid = None
+        for i, op in enumerate(inst.operands):
+            if op.kind == "IdResult":
+                rid = inst.words[op.offset]
+                continue
+            parts.append(self.operand(inst, i))
+        return rid, parts
+
+    def line(self, inst: Instruction) -> str:
+        """One instruction without indentation: ``%name = OpCode operands``."""
+        rid, parts = self.split(inst)
+        line = " ".join([inst.opname, *parts])
+        return line if rid is None else f"%{self.name_of(rid)} = {line}"
+
     def operand(self, inst: Instruction, index: int) -> str:
         op = inst.operands[index]
         kind = op.kind
@@ -147,13 +164,7 @@ def disassemble(
             if not seen_type and opcode in type_ops:
                 seen_type = True
                 out.append("\n" + " " * ind + "; Types, variables and constants\n")
-        parts = []
-        rid = None
-        for i, op in enumerate(inst.operands):
-            if op.kind == "IdResult":
-                rid = inst.words[op.offset]
-                continue
-            parts.append(fmt.operand(inst, i))
+        rid, parts = fmt.split(inst)
         if rid is not None:
             id_name = name_of(rid)
             if ind:
