@@ -88,6 +88,8 @@ class FunctionLowering:
         self.current: Instruction | None = None
         self.pointer_shadows: dict[int, tuple] = {}  # private pointer-holding variables
         self.region = None                # RegionState when lowering one region of a kernel
+        self.guard = None                 # AccessGuard of a work-item body with a row guard
+        self.safe = None                  # that body's flag: the row guard held (i1)
 
     # ----- values ---------------------------------------------------------------------------
     def set(self, result_id: int, value) -> None:
@@ -257,10 +259,11 @@ class FunctionLowering:
     def site(self, kind: str) -> int:
         return self.ml.site(self.current, kind, self.spv_fn)
 
-    def check_access(self, ptr: Ptr, size: ir.Value | int, kind: str) -> None:
+    def check_access(self, ptr: Ptr, size: ir.Value | int, kind: str, pointer_id: int | None = None) -> None:
         """Branches to the fault path unless [addr, addr+size) lies in ptr's region. After the
         call the builder is on the in-bounds path; the caller emits the access there and must
-        call :meth:`join_access` to merge with the faulted path."""
+        call :meth:`join_access` to merge with the faulted path. ``pointer_id``: the SPIR-V
+        pointer, when the access is a plain load or store through it (see access_guard)."""
         b = self.builder
         if isinstance(size, int):
             size = ir.Constant(I64, size)
@@ -275,6 +278,8 @@ class FunctionLowering:
         length = b.sub(end, base)
         fits = b.icmp_unsigned(">=", length, size)
         ok = b.and_(b.icmp_unsigned("<=", offset, b.sub(length, size)), fits)
+        if self.guard is not None and pointer_id is not None and self.guard.cover(pointer_id, size.constant):
+            ok = b.or_(ok, self.safe)   # the row guard proved it: no test in the guarded loop
         ok_block = self.fn.append_basic_block("in_bounds")
         bad_block = self.fn.append_basic_block("fault")
         join = self.fn.append_basic_block("access_done")

@@ -191,9 +191,7 @@ class KernelBuilder:
             group = self._group_with_barriers(body)
             self._probe(body)
         else:
-            body = self.ml.function(self.spv_fn.id)
-            body.attributes.add("alwaysinline")
-            group = self._group_loop(body)
+            group = self._group_loop(*self._body())
         self._driver(group)
 
     # ----- arguments ------------------------------------------------------------------------
@@ -237,8 +235,35 @@ class KernelBuilder:
         return fn, ctx, ts, b, self._load_args(b, ctx, ts)
 
     # ----- without barriers -----------------------------------------------------------------
-    def _group_loop(self, body: ir.Function) -> ir.Function:
-        """group(ctx, ts): for z, y, x in this group's local size: body(...)."""
+    def _body(self):
+        """The kernel body as body(ctx, ts, lx, ly, lz, flag, safe, params...), inlined into the
+        work-item loop, and its row guard function (None without one; see access_guard)."""
+        from .access_guard import new_guard, wants_guards
+        from .lowering import mark_launch_state
+
+        ml = self.ml
+        params = list(ml.hidden_types()) + [I1]
+        for p in self.fn_type.params:
+            params.extend(ml.param_types(p))
+        fn = ir.Function(ml.llvm, ir.FunctionType(ml.return_type(self.fn_type.ret), params), name="spirvkit_body")
+        fn.linkage = "internal"
+        fn.attributes.add("alwaysinline")
+        mark_launch_state(fn)
+        args = list(fn.args)
+        fl = FunctionLowering(ml, self.spv_fn, fn, args[:6], ml.split_params(self.fn_type.params, args[7:]))
+        fl.safe = args[6]
+        if wants_guards(ml):
+            fl.guard, _ = new_guard(ml, self.spv_fn, self.fn_type, "spirvkit_body_guard")
+        entry = fn.append_basic_block("entry")
+        fl.alloca_builder = ir.IRBuilder(entry)
+        fl.bind_params()
+        fl.lower_body(entry, entry)
+        guard = fl.guard.fn if fl.guard is not None and fl.guard.finish() else None
+        return fn, guard
+
+    def _group_loop(self, body: ir.Function, guard: ir.Function | None) -> ir.Function:
+        """group(ctx, ts): for z, y, x in this group's local size: body(...); without the
+        checks the group's guard proves unnecessary when it holds."""
         fn, ctx, ts, b, args = self.group_function()
         sizes = self.local_sizes(b, ts)
         # The fault flag lives in a local slot while the group runs, so once the body is
@@ -246,15 +271,23 @@ class KernelBuilder:
         flag = b.alloca(I8)   # a byte: the narrow or-reduction keeps vectors wide
         b.store(ir.Constant(I8, 0), flag)
 
-        def nest(depth: int, ids: list):
+        def nest(depth: int, ids: list, safe: bool):
             if depth < 0:
-                b.call(body, [ctx, ts, ids[0], ids[1], ids[2], flag, *args])
+                b.call(body, [ctx, ts, ids[0], ids[1], ids[2], flag, ir.Constant(I1, safe), *args])
                 return
             with _counted_loop(b, fn, sizes[depth], f"l{'xyz'[depth]}", parallel=self.ml.parallel_loop()) as i:
                 ids[depth] = i
-                nest(depth - 1, ids)
+                nest(depth - 1, ids, safe)
 
-        nest(2, [None, None, None])
+        if guard is None:
+            nest(2, [None, None, None], False)
+        else:
+            zero = ir.Constant(I64, 0)
+            with b.if_else(b.call(guard, [ctx, ts, zero, zero, zero, flag, *args])) as (proved, not_proved):
+                with proved:
+                    nest(2, [None, None, None], True)
+                with not_proved:
+                    nest(2, [None, None, None], False)
         slot = _word(b, ts, THREAD["fault_flag"])
         b.store(b.or_(b.load(slot, typ=I64), b.zext(b.load(flag, typ=I8), I64)), slot)
         b.ret_void()

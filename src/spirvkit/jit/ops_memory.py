@@ -84,7 +84,7 @@ def lower_load(fl: FunctionLowering, inst) -> None:
         fl.set(w[2], builtins.load(fl, ptr, t))
         return
     volatile, align = memory_access(w, 4)
-    fl.set(w[2], load(fl, ptr, t, align, volatile, shadow=fl.pointer_shadows.get(w[3])))
+    fl.set(w[2], load(fl, ptr, t, align, volatile, shadow=fl.pointer_shadows.get(w[3]), pointer_id=w[3]))
 
 
 def _emit_load(fl: FunctionLowering, ptr: Ptr, llvm_t, size: int, align: int, volatile: bool):
@@ -97,12 +97,12 @@ def _emit_load(fl: FunctionLowering, ptr: Ptr, llvm_t, size: int, align: int, vo
     return value
 
 
-def load(fl: FunctionLowering, ptr: Ptr, t, align=None, volatile=False, shadow=None):
+def load(fl: FunctionLowering, ptr: Ptr, t, align=None, volatile=False, shadow=None, pointer_id=None):
     b = fl.builder
     llvm_t = PTR if t.kind == "pointer" else t.llvm
     size = fl.types.size(t)
     if fl.checked:
-        fl.check_access(ptr, size, "load")
+        fl.check_access(ptr, size, "load", pointer_id)
         value = fl.join_access(_emit_load(fl, ptr, llvm_t, size, _alignment(fl, t, align), volatile))
     else:
         value = _emit_load(fl, ptr, llvm_t, size, _alignment(fl, t, align), volatile)
@@ -133,7 +133,7 @@ def lower_store(fl: FunctionLowering, inst) -> None:
     value = fl.get(w[2])
     t = fl.types[fl.ml.module.type_of(w[2]).result_id] if not isinstance(value, Ptr) else None
     volatile, align = memory_access(w, 3)
-    store(fl, ptr, value, t, align, volatile)
+    store(fl, ptr, value, t, align, volatile, pointer_id=w[1])
     shadow = fl.pointer_shadows.get(w[1])
     if shadow is not None:
         p = fl.pointer(w[2])
@@ -151,7 +151,7 @@ def lower_store(fl: FunctionLowering, inst) -> None:
                 b.store(b.select(here, part if part is not None else null, b.load(slot, typ=PTR)), slot)
 
 
-def store(fl: FunctionLowering, ptr: Ptr, value, t, align=None, volatile=False) -> None:
+def store(fl: FunctionLowering, ptr: Ptr, value, t, align=None, volatile=False, pointer_id=None) -> None:
     b = fl.builder
     if isinstance(value, Ptr):
         raw, size, natural = value.addr, 8, 8
@@ -159,7 +159,7 @@ def store(fl: FunctionLowering, ptr: Ptr, value, t, align=None, volatile=False) 
         raw, size, natural = value, fl.types.size(t), _alignment(fl, t, None)
     align = min(align, MAX_ASSUMED_ALIGNMENT) if align else None
     if fl.checked:
-        fl.check_access(ptr, size, "store")
+        fl.check_access(ptr, size, "store", pointer_id)
     if volatile and size in (1, 2, 4, 8) and (align or natural) >= size:
         store_atomic(b, raw, ptr.addr, "monotonic", align or natural)   # see _emit_load
     else:

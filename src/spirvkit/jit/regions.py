@@ -418,6 +418,8 @@ def lower_region(fl: FunctionLowering, entry: ir.Block, start_label: int, start_
     region.defined_here = {i.result_id for i in tail_insts if i.result_id is not None}
     for b in order:
         region.defined_here |= {i.result_id for i in b.instructions if i.result_id is not None}
+    if fl.guard is not None:     # the guard reads the region's values as the region does
+        fl.guard.gfl.region.locals, fl.guard.gfl.region.defined_here = region.locals, region.defined_here
     fl.builder = ir.IRBuilder(entry)
     fl.builder.branch(tail)
     fl.alloca_builder.position_before(entry.terminator)
@@ -434,11 +436,15 @@ def lower_region(fl: FunctionLowering, entry: ir.Block, start_label: int, start_
     fl.fill_phis()
 
 
-def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], index: int, start) -> ir.Function:
+def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], index: int, start):
+    """The region's function, region(ctx, ts, lx, ly, lz, flag, records, count, item, safe,
+    params...) -> the state the work-item stops in, and its row guard function (None without
+    one; see access_guard)."""
+    from .access_guard import new_guard, wants_guards
     from .lowering import mark_launch_state
 
     ml = kb.ml
-    params = list(ml.hidden_types()) + [PTR, I64, I64]
+    params = list(ml.hidden_types()) + [PTR, I64, I64, I1]
     for p in kb.fn_type.params:
         params.extend(ml.param_types(p))
     fn = ir.Function(ml.llvm, ir.FunctionType(I32, params), name=f"spirvkit_region{index}")
@@ -447,10 +453,15 @@ def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], in
     # and vectorised once.
     mark_launch_state(fn)
     args = list(fn.args)
-    fl = FunctionLowering(ml, kb.spv_fn, fn, args[:6], ml.split_params(kb.fn_type.params, args[9:]))
+    fl = FunctionLowering(ml, kb.spv_fn, fn, args[:6], ml.split_params(kb.fn_type.params, args[10:]))
+    fl.safe = args[9]
     entry = fn.append_basic_block("entry")
     ab = fl.alloca_builder = ir.IRBuilder(entry)
     fl.region = RegionState(layout, barrier_index, args[6], args[7], args[8])
+    if wants_guards(ml):
+        fl.guard, (records, count, item) = new_guard(ml, kb.spv_fn, kb.fn_type, f"spirvkit_region{index}_guard",
+                                                     [PTR, I64, I64])
+        fl.guard.gfl.region = RegionState(layout, barrier_index, records, count, item)
     fl.bind_params()
     for var_id, slot in layout.variables.items():
         addr = fl.region.address(ab, slot)
@@ -459,7 +470,7 @@ def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], in
     for var_id, (base_slot, end_slot) in layout.shadows.items():
         fl.pointer_shadows[var_id] = (fl.region.address(ab, base_slot), fl.region.address(ab, end_slot))
     lower_region(fl, entry, *start)
-    return fn
+    return fn, (fl.guard.fn if fl.guard is not None and fl.guard.finish() else None)
 
 
 def advance_induction(b: ir.IRBuilder, fn: ir.Function, layout: RecordLayout, records, count, states,
@@ -564,19 +575,34 @@ def build_region_group(kb) -> ir.Function:
             collectives.compute(kb, b, fn, ctx, ts, inst, layout.collective_inputs[inst.offset],
                                 out[0] if out else None, states, records, count, (sx, sy, sz), r)
 
-        def run(lx, ly, lz, i, inline=True):
+        region, guard = region
+
+        def run(lx, ly, lz, i, inline=True, safe=False):
             # The slow path (work-items in different states) calls the region out of line with
             # a fault flag of its own: the fast path's flag must not escape, or it could not
             # live in a register.
-            state = b.call(region, [ctx, ts, lx, ly, lz, flag if inline else slow_flag, records, count, i, *args],
+            state = b.call(region, [ctx, ts, lx, ly, lz, flag if inline else slow_flag, records, count, i,
+                                    ir.Constant(I1, safe), *args],
                            attrs=("alwaysinline",) if inline else ("noinline",))
             tagged(b.store(state, b.gep(states, [i], source_etype=I32)))
             return state
 
+        def nest(safe):
+            with work_items(b, fn, (sx, sy, sz), f"r{r}", ml) as (lx, ly, lz, i):
+                run(lx, ly, lz, i, safe=safe)
+
         with b.if_else(b.load(together, typ=I1)) as (all_items, some_items):
             with all_items:
-                with work_items(b, fn, (sx, sy, sz), f"r{r}", ml) as (lx, ly, lz, i):
-                    run(lx, ly, lz, i)
+                if guard is None:
+                    nest(False)
+                else:
+                    zero = ir.Constant(I64, 0)
+                    proved = b.call(guard, [ctx, ts, zero, zero, zero, flag, records, count, zero, *args])
+                    with b.if_else(proved) as (checks_proved, not_proved):
+                        with checks_proved:
+                            nest(True)
+                        with not_proved:
+                            nest(False)
             with some_items:
                 with work_items(b, fn, (sx, sy, sz), f"s{r}", ml) as (lx, ly, lz, i):
                     state = tagged(b.load(b.gep(states, [i], source_etype=I32), typ=I32))

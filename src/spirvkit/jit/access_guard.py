@@ -1,0 +1,429 @@
+"""Group guards: one test per work-group that makes most of its bounds checks unnecessary.
+
+In checked mode every access is tested, per work-item. Most kernels index their buffers with
+expressions affine in the local id (``a[get_global_id(0)]``, ``B[k * N + col]``), whose extreme
+values over a work-group (a box of local ids) are taken at the box's corners. The guard
+function evaluates each such access's byte offset at those corners, in exact 128-bit
+arithmetic, and is true when all lie inside the access's buffer; the work-item loops then run
+a version of the body in which those accesses are not tested (the others still are). A guard
+that fails (a group that really goes out of bounds, or only would on a path it does not take)
+costs nothing but the test: that group runs with every check.
+
+Soundness rests on three facts. (1) Each offset the guard evaluates is built only from
+additions, subtractions, multiplications by group-invariant values and constant shifts of
+the local ids, so it is affine in them and its extremes are at the corners. (2) The machine computes
+in 32- or 64-bit wrapping arithmetic; the guard computes the exact value, which is congruent
+to the machine's, and checks it lies in range wherever the machine widens it (a sign or zero
+extension, a 32-bit GEP index) or uses it as an offset: there the machine value equals the
+exact one. Exact values stay below 2**64 at every step (checked too), so 128 bits never
+overflow. (3) Everything else the offset depends on is fixed while the group (or, in a kernel
+with barriers, the region) runs: kernel arguments, the NDRange, module variables' addresses,
+values of the group that the region only reads (loaded from their slots when the guard
+runs, as the region loads them at entry).
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from .function import HANDLERS, I1, I64, FunctionLowering, Ptr
+
+I128 = ir.IntType(128)
+LIMIT = 1 << 64
+
+# BuiltIns that differ between the work-items of a group (the others are fixed for it).
+_ITEM_VECTORS = {"GlobalInvocationId", "LocalInvocationId"}
+_ITEM_SCALARS = {"LocalInvocationIndex", "GlobalLinearId", "SubgroupLocalInvocationId"}
+
+# Group-invariant integer instructions the guard may recompute (no traps: no division).
+_RECOMPUTE = {
+    "OpIAdd", "OpISub", "OpIMul", "OpSNegate", "OpNot", "OpShiftLeftLogical", "OpShiftRightLogical",
+    "OpShiftRightArithmetic", "OpBitwiseAnd", "OpBitwiseOr", "OpBitwiseXor", "OpUConvert", "OpSConvert",
+    "OpBitcast", "OpCopyObject", "OpCompositeExtract", "OpSelect", "OpIEqual", "OpINotEqual",
+    "OpULessThan", "OpSLessThan", "OpUGreaterThan", "OpSGreaterThan", "OpULessThanEqual",
+    "OpSLessThanEqual", "OpUGreaterThanEqual", "OpSGreaterThanEqual",
+}
+_POINTER_CASTS = {"OpBitcast", "OpCopyObject", "OpPtrCastToGeneric", "OpGenericCastToPtr"}
+_CHAINS = {"OpAccessChain", "OpInBoundsAccessChain", "OpPtrAccessChain", "OpInBoundsPtrAccessChain"}
+
+
+class _NotAffine(Exception):
+    """The access's offset is not an affine function of the local ids over group-invariant
+    values."""
+
+
+class _Node:
+    """An integer value in the guard: group-invariant (``machine``: the value as the body has
+    it) or depending on the local ids (``corners``: exact i128 values at the group's corners)."""
+
+    __slots__ = ("machine", "corners", "width")
+
+    def __init__(self, width: int, machine=None, corners=None):
+        self.width, self.machine, self.corners = width, machine, corners
+
+    @property
+    def varies(self) -> bool:
+        return self.machine is None
+
+
+class AccessGuard:
+    """Builds the guard function of one work-item body while that body is lowered.
+
+    ``fn`` takes the body's parameters (without its ``safe`` flag; the local ids and flat
+    index it is called with are not used); ``gfl`` lowers group-invariant values into it.
+    """
+
+    def __init__(self, ml, gfl: FunctionLowering, fn: ir.Function):
+        self.ml, self.gfl, self.fn = ml, gfl, fn
+        self.b = gfl.builder
+        # The corners of the group's box of local ids: a dimension compiled for size 1 has one.
+        ends = []
+        zero = ir.Constant(I64, 0)
+        for d in range(3):
+            fixed = ml.fixed_word("local_size", d)
+            if fixed is not None and fixed.constant == 1:
+                ends.append((zero,))
+            else:
+                ends.append((zero, self.b.sub(gfl.thread_word("local_size", d), ir.Constant(I64, 1))))
+        self.corner_ids = [(x, y, z) for z in ends[2] for y in ends[1] for x in ends[0]]
+        self.conds: list[ir.Value] = []
+        self.nodes: dict[int, _Node | None] = {}
+        self.pointers: dict[int, tuple | None] = {}
+        self.params = {p.words[2] for p in gfl.spv_fn.parameters}
+        self.td = ml.types.target_data
+        self.covered = 0
+
+    # ----- the result -----------------------------------------------------------------------
+    def finish(self) -> bool:
+        """Ends the guard function; False when it covers no access (then it is not used)."""
+        b = self.b
+        ok = ir.Constant(I1, 1)
+        for cond in self.conds:
+            ok = b.and_(ok, cond)
+        b.ret(ok)
+        return self.covered > 0
+
+    # ----- accesses -------------------------------------------------------------------------
+    def cover(self, pointer_id: int, size: int) -> bool:
+        """Adds the test that an access of ``size`` bytes through ``pointer_id`` stays in its
+        buffer for the whole group; False (and no test) when the guard cannot decide it."""
+        if not isinstance(size, int):
+            return False
+        conds_before = len(self.conds)
+        try:
+            found = self._pointer(pointer_id)
+            if found is None:
+                raise _NotAffine
+            ptr, offset = found
+            b = self.b
+            start = b.sub(b.ptrtoint(ptr.addr, I64), b.ptrtoint(ptr.base, I64))
+            length = self._exact(b.sub(b.ptrtoint(ptr.end, I64), b.ptrtoint(ptr.base, I64)))
+            room = b.sub(length, ir.Constant(I128, size))
+            for at in self._corners(self._add(_Node(64, machine=start), offset)):
+                self.conds.append(b.icmp_signed(">=", at, ir.Constant(I128, 0)))
+                self.conds.append(b.icmp_signed("<=", at, room))
+        except _NotAffine:
+            del self.conds[conds_before:]
+            return False
+        self.covered += 1
+        return True
+
+    def _pointer(self, pid: int):
+        """(the leaf pointer, its byte offset from that pointer's address as a _Node)."""
+        if pid in self.pointers:
+            return self.pointers[pid]
+        self.pointers[pid] = None          # cycles (pointer phis) are not affine
+        result = self._pointer_uncached(pid)
+        self.pointers[pid] = result
+        return result
+
+    def _pointer_uncached(self, pid: int):
+        inst = self.ml.module.definition(pid)
+        if inst is None:
+            raise _NotAffine
+        name = inst.opname
+        if name in _CHAINS:
+            found = self._pointer(inst.words[3])
+            if found is None:
+                raise _NotAffine
+            ptr, offset = found
+            return ptr, self._chain_offset(inst, offset)
+        if name in _POINTER_CASTS and self._is_pointer(inst.words[3]):
+            return self._pointer(inst.words[3])
+        if self._row_invariant_leaf(pid, inst):
+            value = self.gfl.get(pid)
+            if not isinstance(value, Ptr) or value.base is None:
+                raise _NotAffine
+            return value, _Node(64, machine=ir.Constant(I64, 0))
+        raise _NotAffine
+
+    def _is_pointer(self, value_id: int) -> bool:
+        t = self.ml.module.type_of(value_id)
+        return t is not None and self.ml.types[t.result_id].kind == "pointer"
+
+    def _row_invariant_leaf(self, pid: int, inst) -> bool:
+        """Kernel parameters, module variables, and values a region only reads."""
+        if pid in self.params:
+            return True
+        if inst.opname == "OpVariable":     # module variables (function ones are per item)
+            return self.ml.types[inst.words[1]].storage in ("CrossWorkgroup", "Workgroup", "UniformConstant")
+        region = self.gfl.region
+        if region is not None and pid in region.layout.values:
+            slots = region.layout.values[pid]
+            return slots[0].uniform and (pid not in region.defined_here or pid in region.layout.next_slots)
+        return False
+
+    def _chain_offset(self, inst, offset: _Node) -> _Node:
+        ml = self.ml
+        base_type = ml.types[ml.module.type_of(inst.words[3]).result_id].elem
+        if base_type is None:
+            raise _NotAffine
+        indices = list(inst.words[4:])
+        total = offset
+        if inst.opname in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain"):
+            total = self._add(total, self._scaled(indices.pop(0), base_type.llvm.get_abi_size(self.td)))
+        current = base_type
+        for index_id in indices:
+            if current.kind == "struct":
+                member = ml.constants.value(index_id)
+                step = current.llvm.get_element_offset(self.td, member)
+                total = self._add(total, _Node(64, machine=ir.Constant(I64, step)))
+                current = current.members[member]
+            elif current.kind in ("array", "vector"):
+                total = self._add(total, self._scaled(index_id, current.elem.llvm.get_abi_size(self.td)))
+                current = current.elem
+            else:
+                raise _NotAffine
+        return total
+
+    def _scaled(self, index_id: int, stride: int) -> _Node:
+        """index * stride, the index sign-extended to 64 bits as the body's GEP does."""
+        node = self._node(index_id)
+        if node.width < 64:
+            node = self._extend(node, 64, signed=True)
+        return self._mul(node, _Node(64, machine=ir.Constant(I64, stride)))
+
+    # ----- integer values ---------------------------------------------------------------------
+    def _node(self, value_id: int) -> _Node:
+        if value_id in self.nodes:
+            node = self.nodes[value_id]
+            if node is None:
+                raise _NotAffine
+            return node
+        self.nodes[value_id] = None
+        node = self._node_uncached(value_id)
+        self.nodes[value_id] = node
+        if not node.varies and value_id not in self.gfl.values:
+            self.gfl.values[value_id] = node.machine   # for instructions recomputed from it
+        return node
+
+    def _node_uncached(self, value_id: int) -> _Node:
+        ml, gfl = self.ml, self.gfl
+        inst = ml.module.definition(value_id)
+        if inst is None or inst.result_id != value_id:
+            raise _NotAffine
+        t = ml.types[inst.words[1]] if inst.opname not in ("OpVariable",) else None
+        if t is None or t.kind != "int":
+            raise _NotAffine
+        width = t.width
+        name = inst.opname
+        builtin = self._builtin(inst)
+        if builtin is not None:
+            return builtin
+        if value_id in self.params or self._row_invariant_leaf(value_id, inst) or name in (
+                "OpConstant", "OpSpecConstant", "OpConstantNull"):
+            return _Node(width, machine=gfl.get(value_id) if value_id not in self.params else gfl.values[value_id])
+        if name not in _RECOMPUTE:
+            raise _NotAffine
+        operands = [u for u in inst.id_operands() if u != inst.words[1]]
+        if name == "OpCompositeExtract":
+            raise _NotAffine       # only BuiltIn vectors (above) are taken apart here
+        if name == "OpSelect":
+            if not self._invariant_bool(operands[0]) or any(self._node(u).varies for u in operands[1:]):
+                raise _NotAffine
+            return self._recompute(inst, width)
+        nodes = [self._node(u) for u in operands]
+        if not any(n.varies for n in nodes):
+            return self._recompute(inst, width)
+        if name == "OpIAdd":
+            return self._add(*nodes)
+        if name == "OpISub":
+            return self._add(nodes[0], self._neg(nodes[1]))
+        if name == "OpSNegate":
+            return self._neg(nodes[0])
+        if name == "OpIMul":
+            return self._mul(*nodes)
+        if name == "OpShiftLeftLogical":
+            amount = ml.module.definition(operands[1])
+            if amount is None or amount.opname != "OpConstant":
+                raise _NotAffine
+            shift = ml.constants.value(operands[1])
+            if not 0 <= shift < width:
+                raise _NotAffine
+            return self._mul(nodes[0], _Node(64, machine=ir.Constant(I64, 1 << shift)))
+        if name in ("OpUConvert", "OpSConvert"):
+            if width > nodes[0].width:
+                return self._extend(nodes[0], width, signed=name == "OpSConvert")
+            return _Node(width, corners=nodes[0].corners)    # narrowing: congruent
+        if name in ("OpBitcast", "OpCopyObject"):
+            return _Node(width, corners=nodes[0].corners)
+        if name == "OpBitwiseAnd":
+            return self._masked(operands, nodes)
+        raise _NotAffine
+
+    def _masked(self, operands, nodes) -> _Node:
+        """x & (2**k - 1), compilers' zero extension of a narrower value (clang writes
+        (size_t)(uint)gid so): x itself when x is in [0, 2**k), which the guard checks."""
+        varying, mask_id = (nodes[0], operands[1]) if nodes[0].varies else (nodes[1], operands[0])
+        mask_def = self.ml.module.definition(mask_id)
+        if mask_def is None or mask_def.opname != "OpConstant":
+            raise _NotAffine
+        mask = self.ml.constants.value(mask_id) % (1 << varying.width)
+        if mask == 0 or mask & (mask + 1):
+            raise _NotAffine
+        b = self.b
+        for v in varying.corners:
+            self.conds.append(b.icmp_signed(">=", v, ir.Constant(I128, 0)))
+            self.conds.append(b.icmp_signed("<=", v, ir.Constant(I128, mask)))
+        return _Node(varying.width, corners=varying.corners)
+
+    def _invariant_bool(self, value_id: int) -> bool:
+        """A select's condition, recomputed when row-invariant (a scalar comparison of
+        row-invariant integers)."""
+        t = self.ml.module.type_of(value_id)
+        inst = self.ml.module.definition(value_id)
+        if t is None or self.ml.types[t.result_id].kind != "bool" or inst.opname not in _RECOMPUTE:
+            return False
+        operands = [u for u in inst.id_operands() if u != inst.words[1]]
+        try:
+            if any(self._node(u).varies for u in operands):
+                return False
+        except _NotAffine:
+            return False
+        self._recompute(inst, 1)
+        return True
+
+    def _builtin(self, inst):
+        """A component of a BuiltIn input: exact at the corners when it depends on x."""
+        from . import builtins
+
+        ml, gfl = self.ml, self.gfl
+        if inst.opname == "OpCompositeExtract" and len(inst.words) == 5:
+            source = ml.module.definition(inst.words[3])
+            if source is None or source.opname != "OpLoad" or source.words[3] not in ml.builtins:
+                return None
+            name, component = ml.builtins[source.words[3]], inst.words[4]
+        elif inst.opname == "OpLoad" and inst.words[3] in ml.builtins:
+            name, component = ml.builtins[inst.words[3]], None
+        elif inst.opname == "OpLoad":
+            chain = ml.module.definition(inst.words[3])
+            if chain is None or chain.opname not in _CHAINS or len(chain.words) != 5 or chain.words[3] not in ml.builtins:
+                return None
+            if ml.module.definition(chain.words[4]).opname != "OpConstant":
+                raise _NotAffine
+            name, component = ml.builtins[chain.words[3]], ml.constants.value(chain.words[4])
+        else:
+            return None
+        t = ml.types[inst.words[1]]
+        if t.kind != "int":
+            raise _NotAffine
+        varies = (name in _ITEM_VECTORS and component is not None) or (name in _ITEM_SCALARS and component is None)
+        saved = gfl.lx, gfl.ly, gfl.lz
+        try:
+            if not varies:
+                index = None if component is None else ir.Constant(I64, component)
+                return _Node(t.width, machine=builtins.load(gfl, builtins.BuiltinPtr(name, index), t))
+            corners = []
+            for gfl.lx, gfl.ly, gfl.lz in self.corner_ids:
+                wide = builtins._vector3(gfl, name)[component] if component is not None else builtins._scalar(gfl, name)
+                corners.append(self.b.zext(wide, I128))     # ids and sizes are below 2**63
+            return _Node(t.width, corners=corners)
+        finally:
+            gfl.lx, gfl.ly, gfl.lz = saved
+
+    def _recompute(self, inst, width: int) -> _Node:
+        """A row-invariant value, lowered into the guard as the body lowers it."""
+        gfl = self.gfl
+        HANDLERS[inst.opcode](gfl, inst)
+        value = gfl.values[inst.result_id]
+        return _Node(width, machine=value)
+
+    # ----- exact arithmetic -------------------------------------------------------------------
+    def _exact(self, machine: ir.Value) -> ir.Value:
+        """A machine value as an exact number (one representative of its residue: signed)."""
+        return self.b.sext(machine, I128) if machine.type.width < 128 else machine
+
+    def _corners(self, node: _Node) -> list:
+        if node.varies:
+            return node.corners
+        return [self._exact(node.machine)] * len(self.corner_ids)
+
+    def _bounded(self, node: _Node) -> _Node:
+        """Requires |value| < 2**64 at both corners (so later products fit in 128 bits)."""
+        b = self.b
+        for v in node.corners:
+            self.conds.append(b.icmp_signed("<", v, ir.Constant(I128, LIMIT)))
+            self.conds.append(b.icmp_signed(">", v, ir.Constant(I128, -LIMIT)))
+        return node
+
+    def _add(self, a: _Node, c: _Node) -> _Node:
+        width = max(a.width, c.width)
+        if not a.varies and not c.varies:
+            return _Node(width, machine=self.b.add(self._widen(a.machine, width), self._widen(c.machine, width)))
+        return self._bounded(_Node(width, corners=[self.b.add(x, y) for x, y in zip(self._corners(a), self._corners(c))]))
+
+    def _neg(self, a: _Node) -> _Node:
+        if not a.varies:
+            return _Node(a.width, machine=self.b.neg(a.machine))
+        return _Node(a.width, corners=[self.b.neg(x) for x in a.corners])
+
+    def _mul(self, a: _Node, c: _Node) -> _Node:
+        if a.varies and c.varies:
+            raise _NotAffine
+        width = max(a.width, c.width)
+        if not a.varies and not c.varies:
+            return _Node(width, machine=self.b.mul(self._widen(a.machine, width), self._widen(c.machine, width)))
+        return self._bounded(_Node(width, corners=[self.b.mul(x, y) for x, y in zip(self._corners(a), self._corners(c))]))
+
+    def _widen(self, value: ir.Value, width: int) -> ir.Value:
+        # Only reached for operands of one SPIR-V instruction's type, or GEP arithmetic on
+        # values already extended to 64 bits.
+        return value if value.type.width == width else self.b.sext(value, ir.IntType(width))
+
+    def _extend(self, node: _Node, width: int, signed: bool) -> _Node:
+        """A widening conversion: the machine keeps the exact value only if it fits the
+        source width (checked at both corners; affine, so everywhere between)."""
+        b = self.b
+        if not node.varies:
+            extend = b.sext if signed else b.zext
+            return _Node(width, machine=extend(node.machine, ir.IntType(width)))
+        low, high = (-(1 << (node.width - 1)), 1 << (node.width - 1)) if signed else (0, 1 << node.width)
+        for v in node.corners:
+            self.conds.append(b.icmp_signed(">=", v, ir.Constant(I128, low)))
+            self.conds.append(b.icmp_signed("<", v, ir.Constant(I128, high)))
+        return _Node(width, corners=node.corners)
+
+
+def new_guard(ml, spv_fn, fn_type, name: str, extra_types=()) -> tuple[AccessGuard, list]:
+    """A guard function for a work-item body with the body's parameters (the hidden ones,
+    ``extra_types``, the kernel's), without its ``safe`` flag; returns the guard and the
+    guard function's ``extra_types`` arguments."""
+    from .lowering import mark_launch_state
+
+    params = list(ml.hidden_types()) + list(extra_types)
+    for p in fn_type.params:
+        params.extend(ml.param_types(p))
+    fn = ir.Function(ml.llvm, ir.FunctionType(I1, params), name=name)
+    fn.linkage = "internal"
+    mark_launch_state(fn)
+    args = list(fn.args)
+    extra_end = 6 + len(extra_types)
+    gfl = FunctionLowering(ml, spv_fn, fn, args[:6], ml.split_params(fn_type.params, args[extra_end:]))
+    gfl.builder = gfl.alloca_builder = ir.IRBuilder(fn.append_basic_block("entry"))
+    gfl.bind_params()
+    return AccessGuard(ml, gfl, fn), args[6:extra_end]
+
+
+def wants_guards(ml) -> bool:
+    """Row guards pay off in the fast checked mode only (report mode re-runs one group)."""
+    return ml.checked and not ml.report_faults
