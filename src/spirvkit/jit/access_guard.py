@@ -15,11 +15,13 @@ the local ids, so it is affine in them and its extremes are at the corners. (2) 
 in 32- or 64-bit wrapping arithmetic; the guard computes the exact value, which is congruent
 to the machine's, and checks it lies in range wherever the machine widens it (a sign or zero
 extension, a 32-bit GEP index) or uses it as an offset: there the machine value equals the
-exact one. Exact values stay below 2**64 at every step (checked too), so 128 bits never
-overflow. (3) Everything else the offset depends on is fixed while the group (or, in a kernel
+exact one. Multiplications' operands and results are checked to be below 2**64 (sums of a
+few such values stay far below 2**127), so 128 bits never overflow. (3) Everything else the offset depends on is fixed while the group (or, in a kernel
 with barriers, the region) runs: kernel arguments, the NDRange, module variables' addresses,
 values of the group that the region only reads (loaded from their slots when the guard
-runs, as the region loads them at entry).
+runs, as the region loads them at entry). A value that reaches the region through the
+work-item records is never recomputed from its definition: it may stem from an earlier
+iteration of a loop.
 """
 
 from __future__ import annotations
@@ -142,6 +144,10 @@ class AccessGuard:
         if inst is None:
             raise _NotAffine
         name = inst.opname
+        if self._carried(pid):
+            if not self._row_invariant_leaf(pid, inst):
+                raise _NotAffine
+            return self._leaf_pointer(pid)
         if name in _CHAINS:
             found = self._pointer(inst.words[3])
             if found is None:
@@ -151,11 +157,21 @@ class AccessGuard:
         if name in _POINTER_CASTS and self._is_pointer(inst.words[3]):
             return self._pointer(inst.words[3])
         if self._row_invariant_leaf(pid, inst):
-            value = self.gfl.get(pid)
-            if not isinstance(value, Ptr) or value.base is None:
-                raise _NotAffine
-            return value, _Node(64, machine=ir.Constant(I64, 0))
+            return self._leaf_pointer(pid)
         raise _NotAffine
+
+    def _leaf_pointer(self, pid: int):
+        value = self.gfl.get(pid)
+        if not isinstance(value, Ptr) or value.base is None:
+            raise _NotAffine
+        return value, _Node(64, machine=ir.Constant(I64, 0))
+
+    def _carried(self, value_id: int) -> bool:
+        """A value a region gets from the work-item records (it crossed a barrier): it may
+        have been computed from other values than the ones current now (an earlier iteration
+        of a loop), so it is never recomputed from its definition, only read as it is."""
+        region = self.gfl.region
+        return region is not None and value_id in region.layout.values
 
     def _is_pointer(self, value_id: int) -> bool:
         t = self.ml.module.type_of(value_id)
@@ -227,6 +243,8 @@ class AccessGuard:
             raise _NotAffine
         width = t.width
         name = inst.opname
+        if self._carried(value_id) and not self._row_invariant_leaf(value_id, inst):
+            raise _NotAffine
         builtin = self._builtin(inst)
         if builtin is not None:
             return builtin
@@ -359,7 +377,9 @@ class AccessGuard:
         return [self._exact(node.machine)] * len(self.corner_ids)
 
     def _bounded(self, node: _Node) -> _Node:
-        """Requires |value| < 2**64 at both corners (so later products fit in 128 bits)."""
+        """Requires |value| < 2**64 at every corner: the operand and the result of each
+        multiplication (a product of such a value and a 64-bit one fits in 128 bits; sums of a
+        few values below 2**64 stay far below 2**127, so additions need no test)."""
         b = self.b
         for v in node.corners:
             self.conds.append(b.icmp_signed("<", v, ir.Constant(I128, LIMIT)))
@@ -370,7 +390,7 @@ class AccessGuard:
         width = max(a.width, c.width)
         if not a.varies and not c.varies:
             return _Node(width, machine=self.b.add(self._widen(a.machine, width), self._widen(c.machine, width)))
-        return self._bounded(_Node(width, corners=[self.b.add(x, y) for x, y in zip(self._corners(a), self._corners(c))]))
+        return _Node(width, corners=[self.b.add(x, y) for x, y in zip(self._corners(a), self._corners(c))])
 
     def _neg(self, a: _Node) -> _Node:
         if not a.varies:
@@ -383,7 +403,10 @@ class AccessGuard:
         width = max(a.width, c.width)
         if not a.varies and not c.varies:
             return _Node(width, machine=self.b.mul(self._widen(a.machine, width), self._widen(c.machine, width)))
-        return self._bounded(_Node(width, corners=[self.b.mul(x, y) for x, y in zip(self._corners(a), self._corners(c))]))
+        varying = self._bounded(a if a.varies else c)
+        invariant = c if a.varies else a
+        return self._bounded(_Node(width, corners=[self.b.mul(x, y) for x, y in zip(varying.corners,
+                                                                                 self._corners(invariant))]))
 
     def _widen(self, value: ir.Value, width: int) -> ir.Value:
         # Only reached for operands of one SPIR-V instruction's type, or GEP arithmetic on
