@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from ..errors import SpirvkitError
 from .function import HANDLERS, I1, I64, FunctionLowering, Ptr
 
 I128 = ir.IntType(128)
@@ -124,7 +125,9 @@ class AccessGuard:
             for at in self._corners(self._add(_Node(64, machine=start), offset)):
                 self.conds.append(b.icmp_signed(">=", at, ir.Constant(I128, 0)))
                 self.conds.append(b.icmp_signed("<=", at, room))
-        except _NotAffine:
+        except (_NotAffine, SpirvkitError, KeyError, IndexError, AttributeError, TypeError):
+            # Not provable here (or a shape this evaluator does not know): the access keeps
+            # its check. What was emitted into the guard for it is dead code.
             del self.conds[conds_before:]
             return False
         self.covered += 1
@@ -337,7 +340,8 @@ class AccessGuard:
             chain = ml.module.definition(inst.words[3])
             if chain is None or chain.opname not in _CHAINS or len(chain.words) != 5 or chain.words[3] not in ml.builtins:
                 return None
-            if ml.module.definition(chain.words[4]).opname != "OpConstant":
+            index = ml.module.definition(chain.words[4])
+            if index is None or index.opname != "OpConstant":
                 raise _NotAffine
             name, component = ml.builtins[chain.words[3]], ml.constants.value(chain.words[4])
         else:
