@@ -86,6 +86,17 @@ def test_a_corner_out_of_bounds_still_faults(program, case):
     assert info.value.global_id == faulty
 
 
+def test_a_value_shared_with_an_access_the_guard_gave_up_keeps_its_range_test(program):
+    k = program.kernel("memo")
+    whole, a = _buffer(16)
+    b = np.zeros(256, np.int32)
+    k(16, 16, a, b, 0)
+    assert (a == 1).all() and _untouched(whole, 16)
+    with pytest.raises(spirvkit.KernelFault) as info:
+        k(16, 16, a, b, 1)
+    assert info.value.global_id == (0, 0, 0) and _untouched(whole, 16)
+
+
 def test_local_memory_corner_faults(program):
     k = program.kernel("local_corner")
     whole, out = _buffer(32)

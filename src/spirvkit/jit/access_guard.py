@@ -112,7 +112,7 @@ class AccessGuard:
         buffer for the whole group; False (and no test) when the guard cannot decide it."""
         if not isinstance(size, int):
             return False
-        conds_before = len(self.conds)
+        conds_before, nodes_before, pointers_before = len(self.conds), set(self.nodes), set(self.pointers)
         try:
             found = self._pointer(pointer_id)
             if found is None:
@@ -127,8 +127,13 @@ class AccessGuard:
                 self.conds.append(b.icmp_signed("<=", at, room))
         except (_NotAffine, SpirvkitError, KeyError, IndexError, AttributeError, TypeError):
             # Not provable here (or a shape this evaluator does not know): the access keeps
-            # its check. What was emitted into the guard for it is dead code.
+            # its check. What was emitted into the guard for it is dead code; the values
+            # evaluated on the way are forgotten with the range tests they added, so that a
+            # later access using them evaluates them (and adds their tests) again.
             del self.conds[conds_before:]
+            for memo, before in ((self.nodes, nodes_before), (self.pointers, pointers_before)):
+                for key in set(memo) - before:
+                    del memo[key]
             return False
         self.covered += 1
         return True

@@ -22,3 +22,8 @@ kernel void local_corner(global int *out, local int *tmp, uint off) {
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = tmp[l];
 }
+kernel void memo(global int *a, global int *b, ulong d) {
+  ulong j = (ulong)(uint)(get_global_id(0) - d) + d;   /* as in zext_wrap */
+  b[(j * j) & 255] = 1;   /* not affine: the guard gives up on it after evaluating j ... */
+  a[j] = 1;               /* ... and must still test j's range for this one */
+}
