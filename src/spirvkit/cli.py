@@ -248,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 CC_USAGE = """usage: spirvkit cc INPUT.cl [-o OUTPUT] [-S] [-cl-std=CL1.2|CL2.0|CL3.0] [-D NAME[=VAL]] [-I DIR]
-                   [-w] [-Werror] [--spirv-version 1.0..1.4] [-cl-fast-relaxed-math] [-cl-mad-enable]
+                   [-w] [-Werror] [-Wno-NAME] [--spirv-version 1.0..1.4] [-cl-fast-relaxed-math] [-cl-mad-enable]
                    [-cl-denorms-are-zero] [-cl-opt-disable] [-g]
 
 Compile OpenCL C to SPIR-V (binary, or SPIRV-Tools assembly with -S). Output defaults to INPUT
@@ -314,6 +314,8 @@ def _cmd_cc(argv: list[str]) -> int:
         return 2
     if warnings:
         print("\n".join(w.render(None) for w in warnings), file=sys.stderr)
+        # clang's summary line (errors get theirs from CompileError)
+        print(f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''} generated.", file=sys.stderr)
     if output is None:
         base = "out" if name == "-" else str(Path(name).with_suffix(""))
         output = base + (".spvasm" if assembly else ".spv")

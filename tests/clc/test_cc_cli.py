@@ -67,6 +67,17 @@ def test_cc_werror_turns_warnings_into_errors(tmp_path, capsys):
     assert main(["cc", str(src), "-Werror", "-o", str(tmp_path / "w.spv")]) == 1
 
 
+def test_cc_warnings_show_the_line_and_a_summary(tmp_path, capsys):
+    src = tmp_path / "r.cl"
+    src.write_text("int f(int x) { if (x) return 1; }\nkernel void k(global int *o) { o[0] = f(1); }\n")
+    assert main(["cc", str(src), "-o", str(tmp_path / "r.spv")]) == 0
+    err = capsys.readouterr().err
+    assert f"{src}:1:33: warning: non-void function does not return a value in all control paths [-Wreturn-type]" in err
+    assert "int f(int x) { if (x) return 1; }\n" in err and err.rstrip().endswith("1 warning generated.")
+    assert main(["cc", str(src), "-Wno-return-type", "-o", str(tmp_path / "r.spv")]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_run_compiles_cl_on_the_fly(tmp_path, capsys):
     src = tmp_path / "add.cl"
     src.write_text("kernel void add1(global int *a) { a[get_global_id(0)] += 1; }\n")

@@ -23,6 +23,13 @@ RUN = {
     "unary_minus_plus_not_on_vectors": ("int4 v = (int4)(1, 0, -3, 0); int4 r = -v; int4 n = !v; int4 c = ~v; int4 p = +v;"
                                         "o[0] = r.z; o[1] = n.x; o[2] = n.y; o[3] = c.x; o[4] = p.z; o[5] = !0; o[6] = !5;",
                                         [3, 0, -1, -2, -3, 1, 0]),
+    # §1.3.7: && || ! take floating-point vectors too (x != 0 per component; NaN is true)
+    "logical_on_float_vectors": ("float4 a = (float4)(0.0f, 1.0f, NAN, -0.0f), b = (float4)(2.0f, 0.0f, 0.0f, 3.0f);"
+                                 "int4 r = a && b, s = a || b, n = !a; long2 e = !(double2)(0.0, 5.0);"
+                                 "int4 m = 1 && (int4)(0, 1, 2, 0);"
+                                 "o[0] = r.x; o[1] = r.y; o[2] = r.z; o[3] = r.w; o[4] = s.x; o[5] = s.z; o[6] = s.w;"
+                                 "o[7] = n.x; o[8] = n.y; o[9] = n.z; o[10] = n.w; o[11] = e.x; o[12] = e.y; o[13] = m.x;"
+                                 "o[14] = m.y;", [0, 0, 0, 0, -1, -1, -1, -1, 0, 0, -1, -1, 0, 0, -1]),
     "relational_vectors_give_minus_one": ("int4 r = (int4)(1, 5, 3, 0) < (int4)(2, 2, 3, 1);" + OUT4, [-1, 0, 0, -1]),
     "relational_scalars_give_one": ("o[0] = 1 < 2; o[1] = 2 <= 1; o[2] = 3 == 3; o[3] = 3 != 3; o[4] = 2 >= 2;",
                                     [1, 0, 1, 0, 1]),
@@ -155,15 +162,15 @@ REJECT = [
      "invalid operands to binary expression ('float4' and 'float4')", 2, 17),
     ("xor_xor_is_reserved", K.format("int a = 1 ^^ 0;"), "^^ is a reserved operator in OpenCL", 2, 11),
     ("float_vector_condition", K.format("float4 c; float4 r = c ? (float4)(1) : (float4)(2);"),
-     "used type 'float4' where integer or pointer type is required", 2, 22),
+     "used type 'float4' where floating point type is not allowed", 2, 24),
     ("conditional_arms_of_two_vector_types", K.format("float4 a; int4 r = 1 ? a : (int4)(2);"),
      "implicit conversions between vector types ('float4' and 'int4') are not permitted", 2, 22),
     ("indirection_of_int", K.format("int x; int y = *x;"), "indirection requires pointer operand ('int' invalid)", 2, 16),
     ("address_of_rvalue", K.format("int *p = &(1 + 2);"), "cannot take the address of an rvalue of type 'int'", 2, 10),
-    ("increment_rvalue", K.format("(o[0] + 1)++;"), "expression is not assignable", 2, 7),
+    ("increment_rvalue", K.format("(o[0] + 1)++;"), "expression is not assignable", 2, 11),
     ("assign_to_const", K.format("const int c = 1; c = 2;"),
-     "cannot assign to variable 'c' with const-qualified type 'const int'", 2, 18),
-    ("array_assignment", K.format("int a[2], b[2]; a = b;"), "array type 'int[2]' is not assignable", 2, 17),
+     "cannot assign to variable 'c' with const-qualified type 'const int'", 2, 20),
+    ("array_assignment", K.format("int a[2], b[2]; a = b;"), "array type 'int[2]' is not assignable", 2, 19),
     ("call_of_non_function", K.format("int x; x(1);"), "called object type 'int' is not a function or function pointer",
      2, 9),
     ("pointer_plus_pointer", K.format("o + o;"), "invalid operands to binary expression ('__global int *' and '__global int *')",

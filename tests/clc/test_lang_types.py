@@ -101,8 +101,8 @@ REJECT = [
      "loading directly from pointer to type '__global half' requires cl_khr_fp16. Use vector data load builtin "
      "functions instead", 2, 8),
     ("half_store_without_fp16", "CL2.0", "kernel void k(global half *p) {\np[1] = 1.0f;\n}\n",
-     "assigning directly to pointer to type '__global half' requires cl_khr_fp16. Use vector data store builtin "
-     "functions instead", 2, 2),  # clang: 2:1, the start of the assignment
+     "assigning directly to pointer to type 'half' requires cl_khr_fp16. Use vector data store builtin "
+     "functions instead", 2, 6),
     ("half_kernel_argument_without_fp16", "CL2.0", "kernel void k(half h) {}\n",
      "declaring function parameter of type 'half' is not allowed; did you forget * ?", 1, 20),
     # Table 4 reserved types; widths other than 2/3/4/8/16. (clang says "use of undeclared

@@ -79,12 +79,12 @@ def test_table_agrees_with_pocl():
 
 REJECT = [
     ("literal_too_few", K.format("float4 f = (float4)(1.0f, 2.0f);"),
-     # clang: 2:20, the element list's '('
-     "too few elements in vector initialization (expected 4 elements, have 2)", 2, 12),
+     "too few elements in vector initialization (expected 4 elements, have 2)", 2, 20),
     ("literal_too_many", K.format("int2 v = (int2)(1, 2, 3);"), "excess elements in vector initializer", 2, 23),
     ("literal_other_element_type", K.format("int4 v = (int4)((int2)(1), (float2)(2.0f));"),
      "initializing 'int' with an expression of incompatible type 'float2'", 2, 28),
-    ("literal_is_not_an_lvalue", K.format("(int2)(1, 2) = (int2)(3);"), "expression is not assignable", 2, 1),
+    # clang-15 accepts the assignment (a vector literal is a compound literal there); §1.1.6: not an lvalue
+    ("literal_is_not_an_lvalue", K.format("(int2)(1, 2) = (int2)(3);"), "expression is not assignable", 2, 14),
     ("bad_component_name", K.format("float4 f; f.q = 1;"), "illegal vector component name 'q'", 2, 12),
     ("component_beyond_width", K.format("float2 f; f.z = 1;"), "vector component access exceeds type 'float2'", 2, 12),
     ("s_component_beyond_width", K.format("int4 v; int a = v.s7;"),
@@ -93,8 +93,7 @@ REJECT = [
      "vector is not assignable (contains duplicate components)", 2, 16),
     ("duplicate_through_nested_lvalue", K.format("int4 v; v.xxyy.lo = (int2)(1);"),
      "vector is not assignable (contains duplicate components)", 2, 19),
-    # clang names the first bad letter ('s'); spirvkit the whole selector
-    ("mixed_xyzw_and_s", K.format("int4 v; int2 a = v.xs1;"), "illegal vector component name 'xs1'", 2, 19),
+    ("mixed_xyzw_and_s", K.format("int4 v; int2 a = v.xs1;"), "illegal vector component name 's'", 2, 19),
     ("swizzle_length_5", K.format("int8 v; int a = v.s01234;"),
      "vector component access has invalid length 5.  Supported: 1,2,3,4,8,16.", 2, 18),
     # §1.1.7: .xyzw is for vectors of up to 4 components (clang-15 accepts v.x on int8).
@@ -106,7 +105,7 @@ REJECT = [
     ("swizzle_of_scalar", K.format("int x; int y = x.x;"),
      "member reference base type 'int' is not a structure or union", 2, 17),
     ("vector_to_vector_assignment", K.format("int2 a; int4 b = a;"),
-     "initializing 'int4' from incompatible type 'int2'", 2, 18),
+     "initializing 'int4' with an expression of incompatible type 'int2'", 2, 14),
     ("swizzle_width_mismatch", K.format("int4 v; v.xy = (int4)(1);"),
      "assigning to 'int2' from incompatible type 'int4'", 2, 14),
 ]

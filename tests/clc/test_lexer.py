@@ -44,11 +44,19 @@ def test_keywords(word, plain):
     assert (t.kind, t.word, t.text) == (KEYWORD, plain, word)
 
 
-@pytest.mark.parametrize("word", ["generic", "__generic", "atomic_int", "atomic_flag", "queue_t",
+@pytest.mark.parametrize("word", ["atomic_int", "atomic_flag", "queue_t",
                                   "clk_event_t", "reserve_id_t", "ndrange_t", "pipe", "memory_order"])
 def test_cl20_keywords_are_identifiers_in_cl12(word):
     assert one(word, "CL2.0")[0].kind == KEYWORD
     assert one(word, "CL1.2")[0].kind == IDENTIFIER
+
+
+@pytest.mark.parametrize("word", ["generic", "__generic"])
+def test_generic_is_a_keyword_in_every_version(word):
+    # As in clang: before 2.0 the parser reports "OpenCL C version 1.2 does not support the
+    # 'generic' type qualifier" instead of taking it for a name.
+    assert one(word, "CL2.0")[0].kind == KEYWORD
+    assert one(word, "CL1.2")[0].kind == KEYWORD
 
 
 def test_identifiers_and_punctuators():

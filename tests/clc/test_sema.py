@@ -23,8 +23,8 @@ K = "kernel void k(global int *o) {{ {} }}"
 
 REJECTED = [
     ("o[0] = x;", "use of undeclared identifier 'x'"),
-    ("float4 f; int4 i = f;", "initializing 'int4' from incompatible type 'float4'"),
-    ("float4 f; int4 i = (int4)f;", "invalid conversion between ext-vector type 'float4' and 'int4'"),
+    ("float4 f; int4 i = f;", "initializing 'int4' with an expression of incompatible type 'float4'"),
+    ("float4 f; int4 i = (int4)f;", "invalid conversion between ext-vector type 'int4' and 'float4'"),
     ("float4 f; f.q = 1;", "illegal vector component name 'q'"),
     ("float2 f; f.z = 1;", "vector component access exceeds type 'float2'"),
     ("float4 f; f.xx = (float2)(1);", "vector is not assignable (contains duplicate components)"),
@@ -33,7 +33,7 @@ REJECTED = [
     ("float4 f = (float4)(1.0f, 2.0f);", "too few elements in vector initialization (expected 4 elements, have 2)"),
     ("int n = o[0]; int a[n];", "variable length arrays are not supported in OpenCL"),
     ("o[0] = sqrt(1, 2);", "no matching function for call to 'sqrt'"),
-    ("o[0] = foo(1);", "implicit declaration of function 'foo' is invalid in OpenCL"),
+    ("o[0] = foo(1);", "use of undeclared identifier 'foo'"),
     ("local int x = 1;", "'__local' variable cannot have an initializer"),
     ("global int *g = o; local int *l = g;", "changes address space of pointer"),
     ("int4 a; int2 b; a + b;", "implicit conversions between vector types ('int4' and 'int2') are not permitted"),
@@ -57,7 +57,9 @@ def test_rejected_with_clang_wording(body, message):
 @pytest.mark.parametrize("source,message", [
     ("kernel void k(bool b) {}", "'bool' cannot be used as the type of a kernel parameter"),
     ("kernel void k(size_t n) {}", "'size_t' cannot be used as the type of a kernel parameter"),
-    ("kernel void k(global int **p) {}", "kernel parameter cannot be declared as a pointer to a pointer"),
+    ("kernel void k(global int *global *p) {}", "kernel parameter cannot be declared as a pointer to a pointer"),
+    # the outer pointer's pointee (an unqualified 'global int *') is private: that is reported first, as clang does
+    ("kernel void k(global int **p) {}", "pointer arguments to kernel functions must reside in"),
     ("kernel void k(int *p) {}", "pointer arguments to kernel functions must reside in"),
     ("kernel int k(global int *p) { return 0; }", "kernel must have void return type"),
     ("int f(int x) { return x ? f(x - 1) : 0; } kernel void k(global int *o) { o[0] = f(3); }",

@@ -42,13 +42,16 @@ Attribute: name, args**
 # -- types as written. specifiers: the type keywords in order ("unsigned", "int"; "float4");
 #    qualifiers: tuple of "const"/"volatile"/"restrict"/"pipe"; address_space: "global",
 #    "local", "constant", "private", "generic" or None; access: "read_only"/… or None.
-BaseType: specifiers, typedef_name, record*, qualifiers, address_space, access, attributes**
+# restrict_tok: the 'restrict' token, if any (clang reports a misplaced restrict there);
+# type_tok: the first type-specifier token (where clang reports a type that needs an extension).
+BaseType: specifiers, typedef_name, record*, qualifiers, address_space, access, attributes**, restrict_tok, type_tok
 PointerType: pointee*, qualifiers, address_space, attributes**
 BlockPointerType: pointee*, qualifiers
 ArrayType: element*, size*, qualifiers, is_static
 FunctionType: result*, params**, variadic, empty_parens
-RecordDecl: kind, name, fields**, attributes**
-EnumDecl: name, enumerators**, attributes**
+# name_tok: the name's token (clang reports a redefinition there), or None.
+RecordDecl: kind, name, fields**, attributes**, name_tok
+EnumDecl: name, enumerators**, attributes**, name_tok
 Enumerator: name, value*
 
 # -- initializers
@@ -59,7 +62,8 @@ IndexDesignator: index*
 
 # -- statements. Loops carry the "#pragma unroll/nounroll" that preceded them and their
 #    statement attributes (opencl_unroll_hint).
-Compound: items**
+# end: the closing '}' token (where clang reports -Wreturn-type), or None.
+Compound: items**, end
 DeclStmt: decls**
 ExprStmt: expr*
 NullStmt:
@@ -89,7 +93,8 @@ BinaryOp: op, lhs*, rhs*
 Assignment: op, lhs*, rhs*
 Conditional: cond*, then*, else_*
 Cast: to*, expr*
-VectorLiteral: to*, elements**
+# lparen: the '(' token of the element list (clang reports a wrong element count there).
+VectorLiteral: to*, elements**, lparen
 CompoundLiteral: to*, init*
 TypeTrait: op, arg*
 Call: func*, args**

@@ -41,7 +41,7 @@ class GroupsMixin:
     def group_value(self, name, args, node, count: int):
         """The collective's value argument, promoted; checks the argument count."""
         if self.cl_std < 200:  # OpenCL C 2.0 functions
-            raise SemaError(f"implicit declaration of function '{name}' is invalid in OpenCL", node)
+            raise SemaError(f"use of undeclared identifier '{name}'", node)
         if len(args) != count:
             raise _no_match(name, node)
         v = args[0]

@@ -61,7 +61,7 @@ class BuiltinsMixin:
             what = unsupported_family(name)
             if what is not None:
                 raise not_supported(f"{what} ('{name}')", node)
-            raise SemaError(f"implicit declaration of function '{name}' is invalid in OpenCL", node)
+            raise SemaError(f"use of undeclared identifier '{name}'", node)
         ov, message, count = resolve(name, overloads, [a.type for a in args])
         if ov is None:
             raise SemaError(f"{message} (with {count} candidate function{'s' if count != 1 else ''})"
@@ -309,7 +309,7 @@ class BuiltinsMixin:
         """The one pointer argument of to_global/to_local/to_private/get_fence (§1.13.9): a
         generic pointer, or a named one that converts to generic; never constant."""
         if self.cl_std < 200:
-            raise SemaError(f"implicit declaration of function '{name}' is invalid in OpenCL", node)
+            raise SemaError(f"use of undeclared identifier '{name}'", node)
         if len(args) != 1:
             raise SemaError(f"too {'few' if not args else 'many'} arguments to function call, expected 1, have "
                             f"{len(args)}", node)
@@ -393,7 +393,7 @@ class BuiltinsMixin:
 
     def atomic_op(self, name, op, args, node, scope, order, extra=None):
         if op not in LEGACY_ATOMICS:
-            raise SemaError(f"implicit declaration of function '{name}' is invalid in OpenCL", node)
+            raise SemaError(f"use of undeclared identifier '{name}'", node)
         if not args:
             raise SemaError(f"no matching function for call to '{name}'", node)
         p = args[0]
@@ -429,7 +429,7 @@ class BuiltinsMixin:
         elif op in base_args:
             n = base_args[op]
         else:
-            raise SemaError(f"implicit declaration of function '{name}' is invalid in OpenCL", node)
+            raise SemaError(f"use of undeclared identifier '{name}'", node)
         if len(args) < n or (not explicit and len(args) != n) or len(args) > n + (3 if "compare" in op else 2):
             raise SemaError(f"no matching function for call to '{name}'", node)
         p = args[0]

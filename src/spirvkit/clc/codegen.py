@@ -19,8 +19,9 @@ from .builtins_groups import GroupsMixin
 from .builtins_lower import BuiltinsMixin
 from .codegen_expr import ExpressionsMixin, LVal, Val
 from .codegen_init import InitializersMixin
+from .flow import MAYBE, NEVER, fall_through
 from .sema import Scope, SemaError, Symbol, TypeResolver, check_implicit, not_supported
-from .source import located_diagnostic
+from .source import Note, expansion_location, located_diagnostic
 from .types import (BOOL, INT, STORAGE_CLASS, VOID, Array, CType, EventType, Function, Pointer,
                     Record, Scalar, Vector, type_from_name, unqualified_name)
 
@@ -44,14 +45,16 @@ class FuncInfo:
         self.callable_id: int | None = None
         self.fdef = None
         self.cloned = False
+        self.fp16 = False  # cl_khr_fp16 enabled where the definition starts
 
 
 class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
     def __init__(self, unit, *, cl_std: int = 120, version=(1, 0), single_precision_constants: bool = False,
-                 debug: bool = False):
+                 debug: bool = False, fp64: bool = True):
         self.unit = unit
         self.debug = debug  # -g: an OpLine before each statement's code
         self.cl_std = cl_std
+        self.fp64 = fp64  # cl_khr_fp64 supported (clang: -cl-ext=-cl_khr_fp64 takes double away)
         self.single_precision_constants = single_precision_constants
         self.b = ModuleBuilder(version)
         self.version = version
@@ -75,9 +78,10 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         self.loops: list[tuple[int, int | None]] = []
         self.labels: dict[str, int] = {}
         self.contract_off = False
-        # half values need cl_khr_fp16 (§1.1.1, §1.9 #12). Enabled anywhere counts as enabled
-        # everywhere: the pragma's scope is not tracked per position.
-        self.fp16 = any(e.name in ("cl_khr_fp16", "all") and e.enabled for e in unit.extensions or ())
+        # half values need cl_khr_fp16 (§1.1.1, §1.9 #12), enabled by its pragma from where the
+        # pragma is onward (until "disable", or "all : disable"), as in clang: the generator
+        # walks declarations and statements in source order and applies each pragma it meets.
+        self.fp16 = False
         self.ext = self.b.ext_inst_import("OpenCL.std")
 
     # -- errors -----------------------------------------------------------------------------
@@ -93,6 +97,37 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             raise SemaError(f"declaring function parameter of type '{t}' is not allowed; did you forget * ?"
                             if parameter else f"declaring variable of type '{t}' is not allowed", node)
 
+    def check_signature(self, t: Function, decl, is_kernel: bool) -> None:
+        """The rules on a function's declarator, for declarations and definitions alike (clang's
+        errors): no half result or parameters without cl_khr_fp16 (the stray space before ';' is
+        clang's), no address-space qualified parameters; a kernel returns void, is not static,
+        and its parameters follow §1.9 (check_kernel_param)."""
+        if self.is_half_valued(t.result):
+            raise SemaError(f"declaring function return value of type '{t.result}' is not allowed ; did you "
+                            "forget * ?", decl)
+        if not is_kernel:
+            for attr in decl.attributes or ():
+                name = attr.name.strip("_")
+                if name in ("reqd_work_group_size", "work_group_size_hint", "vec_type_hint"):
+                    raise SemaError(f"attribute '{name}' can only be applied to an OpenCL kernel function", decl)
+        if is_kernel:
+            if t.result != VOID:
+                raise SemaError("kernel must have void return type", decl)
+            if "static" in decl.storage:
+                raise SemaError("kernel functions cannot be declared static", decl)
+        fnode = decl.type
+        while isinstance(fnode, ast.PointerType):
+            fnode = fnode.pointee
+        if not isinstance(fnode, ast.FunctionType):
+            return
+        for p, pt in zip(fnode.params, t.params):
+            self.check_half_variable(pt, p, parameter=True)
+            _, q = self.types.declarator(p.type, self.globals)
+            if q["space"] not in (None, "private"):
+                raise SemaError("parameter may not be qualified with an address space", p)
+            if is_kernel:
+                self.check_kernel_param(p, pt)
+
     def warn(self, message: str, node, option: str | None = None) -> None:
         """A warning (compile_cl applies -w and -Werror to these)."""
         if self.emitting_clone:  # the callable copy of a kernel repeats the kernel's warnings
@@ -103,7 +138,12 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
     def error(self, exc: SemaError) -> None:
         node = exc.node
         loc = getattr(node, "loc", None)
-        self.diagnostics.append(located_diagnostic("error", exc.message, loc, getattr(node, "expansion", None)))
+        d = located_diagnostic("error", exc.message, loc, getattr(node, "expansion", None),
+                               getattr(exc, "option", None))
+        for text, where in getattr(exc, "notes", ()):
+            if getattr(where, "loc", None) is not None:
+                d.notes.append(Note(text, expansion_location(where.loc, getattr(where, "expansion", None))))
+        self.diagnostics.append(d)
 
     # -- SPIR-V types -----------------------------------------------------------------------
 
@@ -195,8 +235,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
                 elif isinstance(decl, ast.StaticAssert):
                     self.static_assert(decl, self.globals)
                 elif isinstance(decl, ast.Pragma):
-                    if decl.kind == "fp_contract":
-                        self.contract_off = decl.value == "OFF"
+                    self.stmt_Pragma(decl)
             except SemaError as exc:
                 self.error(exc)
             except (SpirvkitError, RecursionError):
@@ -228,8 +267,12 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             raise SemaError(f"static assertion failed{': ' + msg if msg else ''}", node)
 
     def decl_type(self, decl, scope):
-        t, quals = self.types.declarator(decl.type, scope)
-        return t, quals
+        try:
+            return self.types.declarator(decl.type, scope)
+        except SemaError as exc:
+            if getattr(exc, "at_name", False) and decl.name is not None:
+                exc.node = decl
+            raise
 
     @staticmethod
     def define_typedef(scope, decl, t) -> None:
@@ -242,6 +285,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         scope.names[decl.name] = Symbol(decl.name, "typedef", t, node=decl)
 
     def global_declaration(self, decl) -> None:
+        if _declares_printf(decl):
+            return  # the built-in's own prototype (§1.9 #5 lets printf be variadic): calls use the built-in
         t, q = self.decl_type(decl, self.globals)
         if "typedef" in decl.storage:
             self.define_typedef(self.globals, decl, t)
@@ -249,15 +294,23 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         if decl.name is None:
             return  # "struct S {...};": the tag is declared by the type resolution
         if t.is_function:
+            self.check_signature(t, decl, "kernel" in decl.funcspecs)
             self.declare_function(decl.name, t, decl, "kernel" in decl.funcspecs)
             return
+        old = self.globals.names.get(decl.name)
+        if old is not None and old.node is not decl:
+            previous = [("previous definition is here", old.node)]
+            if old.kind != "var":
+                raise SemaError(f"redefinition of '{decl.name}' as different kind of symbol", decl, notes=previous)
+            if old.node is not None and old.node.init is not None and decl.init is not None:
+                raise SemaError(f"redefinition of '{decl.name}'", decl, notes=previous)
         self.check_half_variable(t, decl)
-        space = q["space"] or "global"
-        if space in ("local", "private"):
-            raise SemaError(f"program scope variable must reside in {'global or ' if self.cl_std >= 200 else ''}"
-                            "constant address space", decl)
-        if space == "global" and self.cl_std < 200:
-            raise SemaError("program scope variable must reside in constant address space", decl)
+        if isinstance(_innermost(t), EventType):  # §1.9 #16
+            raise SemaError(f"the '{_innermost(t)}' type cannot be used to declare a program scope variable", decl)
+        space = q["space"] or ("global" if self.cl_std >= 200 else "private")
+        if not (space == "constant" or (space == "global" and self.cl_std >= 200)):
+            raise SemaError(f"{'extern' if 'extern' in decl.storage else 'program scope'} variable must reside in "
+                            f"{'global or constant' if self.cl_std >= 200 else 'constant'} address space", decl)
         if space == "constant" and decl.init is None and "extern" not in decl.storage:
             raise SemaError("variable in constant address space must be initialized", decl)
         if t.is_array and t.length is None and isinstance(decl.init, (ast.InitList, ast.StringLiteral)):
@@ -281,8 +334,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             self.globals.names[name] = Symbol(name, "func", t, info, node=node)
         elif info.type != t:
             raise SemaError(f"conflicting types for '{name}'", node)
-        if name == "main":
-            raise SemaError("'main' cannot be a function name in OpenCL", node)
+        if name == "main":  # §1.9 #20
+            raise SemaError(f"{'kernel' if is_kernel else 'function'} cannot be called 'main'", node)
         return info
 
     # -- functions --------------------------------------------------------------------------
@@ -299,6 +352,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             fid = info.callable_id
             saved_diagnostics, self.diagnostics = self.diagnostics, []
             self.emitting_clone = True
+            saved_fp16, self.fp16 = self.fp16, info.fp16  # the pragma state where it was written
         else:
             is_kernel = "kernel" in decl.funcspecs
             info = self.declare_function(decl.name, ftype, decl, is_kernel)
@@ -307,6 +361,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             info.defined = True
             info.is_kernel = is_kernel
             info.fdef = fd
+            info.fp16 = self.fp16
             fid = info.id
         try:
             self.function_body(fd, decl, ftype, fnode, info, fid, scope, is_kernel)
@@ -314,22 +369,18 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             if clone:
                 self.diagnostics = saved_diagnostics
                 self.emitting_clone = False
+                self.fp16 = saved_fp16
 
     def function_body(self, fd, decl, ftype, fnode, info, fid, scope, is_kernel) -> None:
-        if is_kernel:
-            if ftype.result != VOID:
-                raise SemaError("kernel must have void return type", decl)
-            if "static" in decl.storage:
-                raise SemaError("kernel functions cannot be declared static", decl)
+        self.check_signature(ftype, decl, "kernel" in decl.funcspecs)  # (a kernel's callable copy too)
         param_nodes = fnode.params if isinstance(fnode, ast.FunctionType) else []
         if len(param_nodes) == 1 and param_nodes[0].name is None and ftype.params == ():
             param_nodes = []
         param_types = []
         byval = []
         for p, pt in zip(param_nodes, ftype.params):
-            self.check_half_variable(pt, p, parameter=True)
-            if is_kernel:
-                self.check_kernel_param(p, pt)
+            if pt.is_record and not pt.complete:
+                raise SemaError(f"variable has incomplete type '{pt}'", p)
             if pt.is_record and is_kernel:
                 param_types.append(self.ptr_type(pt, "private"))
                 byval.append(True)
@@ -341,6 +392,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         self.scope = self.fn_scope = scope  # the kernel's outermost scope (§1.5 local/constant)
         self.labels = {}
         self.gotos, self.placed_labels = {}, set()
+        self.known_conditions = {}  # id(statement) -> a condition's value known at compile time
         self.loops = []
         for p, pt, pid, bv in zip(param_nodes, ftype.params, self.f.params, byval):
             if p.name:
@@ -362,6 +414,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         for name, node in self.gotos.items():
             if name not in self.placed_labels:
                 self.error(SemaError(f"use of undeclared label '{name}'", node))
+        self.check_return_type(fd, ftype)
         if not self.f.terminated:
             if ftype.result == VOID:
                 self.f.ret()
@@ -371,21 +424,77 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         self.f = None
         self.scope = self.globals
 
-    def check_kernel_param(self, p, t: CType) -> None:
-        if t.is_pointer:
-            if t.pointee.is_pointer:
-                raise SemaError("kernel parameter cannot be declared as a pointer to a pointer", p)
-            if t.space not in ("global", "local", "constant"):
-                raise SemaError("pointer arguments to kernel functions must reside in '__global', "
-                                "'__constant' or '__local' address space", p)
+    def check_return_type(self, fd, ftype) -> None:
+        """clang's -Wreturn-type: the end of a non-void function is reachable. As in clang, not
+        after an error (the control flow of a broken body means little)."""
+        if ftype.result == VOID or self.diagnostics or fd.body.end is None:
             return
-        spelled = unqualified_name(t)
-        if t == BOOL or spelled in KERNEL_ARG_BANNED or isinstance(t, EventType):
-            raise SemaError(f"'{spelled}' cannot be used as the type of a kernel parameter", p)
-        if t.is_record:
-            for _, ft, _ in t.fields or ():
-                if ft == BOOL or unqualified_name(ft) in KERNEL_ARG_BANNED or ft.is_pointer:
-                    raise SemaError(f"'{spelled}' cannot be used as the type of a kernel parameter", p)
+        verdict = fall_through(fd.body, self.known_conditions)
+        if verdict == NEVER:
+            return
+        message = "non-void function does not return a value"
+        self.warn(message + (" in all control paths" if verdict == MAYBE else ""), fd.body.end, "-Wreturn-type")
+
+    def flow_condition(self, node):
+        """A condition's truth value when known at compile time, else None (clang's CFG
+        tryEvaluateBool: constant folding, and ``x || 1`` / ``x && 0`` decided by one side)."""
+        while isinstance(node, ast.Paren):
+            node = node.expr
+        if isinstance(node, ast.BinaryOp) and node.op in ("&&", "||"):
+            lhs, rhs = self.flow_condition(node.lhs), self.flow_condition(node.rhs)
+            decisive = node.op == "||"
+            if lhs is not None:
+                if lhs == decisive:
+                    return lhs
+                return None if rhs is None else rhs
+            return rhs if rhs == decisive else None
+        value = self.flow_constant(node)
+        return None if value is None else bool(value)
+
+    def flow_constant(self, node):
+        """The value of a constant expression, or None; never reports anything."""
+        if self.f is None:
+            return None
+        errors, warnings = len(self.diagnostics), len(self.warnings)
+        try:
+            return self.const_eval(node, self.scope)
+        except (SemaError, SpirvkitError, AttributeError, TypeError, ValueError):
+            return None
+        finally:
+            del self.diagnostics[errors:], self.warnings[warnings:]
+
+    def check_kernel_param(self, p, t: CType) -> None:
+        """§1.9 #1, #11, #16 as clang checks them (Sema's getOpenCLKernelParameterType): a
+        pointer's pointee is global, constant or local, also through a pointer to a pointer
+        (which §1.9 forbids in every version; clang-15 allows it from 2.0 on); no bool, size_t,
+        ptrdiff_t, intptr_t, uintptr_t or event_t, nor a struct or union holding one (at any
+        depth, arrays included) or holding a pointer."""
+        kind = _kernel_param_kind(t)
+        if kind == "space":
+            raise SemaError("pointer arguments to kernel functions must reside in '__global', "
+                            "'__constant' or '__local' address space", p)
+        if kind == "pointer to pointer":
+            raise SemaError("kernel parameter cannot be declared as a pointer to a pointer", p)
+        if kind == "invalid":
+            raise SemaError(f"'{_written_type(p, t)}' cannot be used as the type of a kernel parameter", p)
+        if kind == "record":
+            todo, seen = [t], set()
+            while todo:
+                rec = todo.pop()
+                if id(rec) in seen:
+                    continue
+                seen.add(id(rec))
+                for _, ft, _ in rec.fields or ():
+                    while ft.is_array:
+                        ft = ft.elem
+                    field_kind = _kernel_param_kind(ft)
+                    if field_kind == "record":
+                        todo.append(ft)
+                    elif field_kind in ("pointer", "space", "pointer to pointer"):
+                        raise SemaError(f"{t.kind} kernel parameters may not contain pointers", p)
+                    elif field_kind == "invalid":
+                        raise SemaError(f"'{_written_type(p, t)}' cannot be used as the type of a kernel "
+                                        "parameter", p)
 
     def kernel_metadata(self, info, decl, ftype, params) -> None:
         self.kernels.append(info)
@@ -453,6 +562,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
     def stmt_Pragma(self, s) -> None:
         if s.kind == "fp_contract":
             self.contract_off = s.value == "OFF"
+        elif s.kind == "extension" and (s.name == "cl_khr_fp16" or (s.name == "all" and not s.value)):
+            self.fp16 = bool(s.value)
 
     def stmt_StaticAssert(self, s) -> None:
         self.static_assert(s, self.scope)
@@ -468,6 +579,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
                 self.local_declaration(d)
 
     def stmt_If(self, s) -> None:
+        self.known_conditions[id(s)] = self.flow_condition(s.cond)
         c = self.cond(s.cond)
         then_l, end_l = self.f.new_label(), self.f.new_label()
         else_l = self.f.new_label() if s.else_ is not None else end_l
@@ -508,10 +620,12 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         f.start_block(end)
 
     def stmt_While(self, s) -> None:
+        self.known_conditions[id(s)] = self.flow_condition(s.cond)
         self._loop(s.cond, s.body, None, True)
 
     def stmt_DoWhile(self, s) -> None:
         self._loop(s.cond, s.body, None, False)
+        self.known_conditions[id(s)] = self.flow_condition(s.cond)
 
     def stmt_For(self, s) -> None:
         saved = self.scope
@@ -524,6 +638,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
                     self.local_declaration(d)
             elif s.init is not None:
                 self.expr(s.init, discard=True)
+            if s.cond is not None:
+                self.known_conditions[id(s)] = self.flow_condition(s.cond)
             self._loop(s.cond, s.body, s.step, True)
         finally:
             self.scope = saved
@@ -543,13 +659,13 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         rt = self.fn_info.type.result
         if s.value is None:
             if rt != VOID:
-                raise SemaError(f"non-void function '{self.fn_info.name}' should return a value", s)
+                raise SemaError(f"non-void function '{self.fn_info.name}' should return a value", s, "-Wreturn-type")
             self.f.ret()
             return
         v = self.expr(s.value)
         if rt == VOID:
             if v.type != VOID:
-                raise SemaError(f"void function '{self.fn_info.name}' should not return a value", s)
+                raise SemaError(f"void function '{self.fn_info.name}' should not return a value", s, "-Wreturn-type")
             self.f.ret()
             return
         check_implicit(v.type, rt, s.value, "returning")
@@ -575,9 +691,10 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             self.statement(s.body)
 
     def stmt_Switch(self, s) -> None:
+        self.known_conditions[id(s)] = self.flow_constant(s.cond)
         sel = self.expr(s.cond)
-        if not (sel.type.is_scalar and sel.type.is_integer):
-            raise SemaError(f"statement requires expression of integer type ('{sel.type}' invalid)", s.cond)
+        if not (sel.type.is_scalar and sel.type.is_integer):  # clang: at the 'switch'
+            raise SemaError(f"statement requires expression of integer type ('{sel.type}' invalid)", s)
         from .types import promote
         st = promote(sel.type)
         sel = self.convert(sel, st, s.cond)
@@ -590,6 +707,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
                 continue
             if isinstance(n, ast.Case):
                 value = self.const_int(n.value, self.scope)
+                self.known_conditions[id(n)] = value
                 labels[id(n)] = self.f.new_label()
                 cases.append((value, labels[id(n)], n))
             elif isinstance(n, ast.Default):
@@ -636,6 +754,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
     # -- local declarations -----------------------------------------------------------------
 
     def local_declaration(self, d) -> None:
+        if _declares_printf(d):
+            return
         t, q = self.decl_type(d, self.scope)
         if "typedef" in d.storage:
             self.define_typedef(self.scope, d, t)
@@ -643,6 +763,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         if d.name is None:
             return
         if t.is_function:
+            self.check_signature(t, d, "kernel" in d.funcspecs)
             self.declare_function(d.name, t, d, "kernel" in d.funcspecs)
             return
         if d.name in self.scope.names and self.scope.names[d.name].kind == "var":
@@ -657,35 +778,41 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         if t == VOID:
             raise SemaError("variable has incomplete type 'void'", d)
         self.check_half_variable(t, d)
-        for sc in ("auto", "register"):  # §1.8: typedef, extern and static only
-            if sc in d.storage:
-                raise SemaError(f"OpenCL C version {self.cl_std // 100}.{self.cl_std % 100 // 10} does not "
-                                f"support the '{sc}' storage class specifier", d)
-        if "extern" in d.storage and d.init is not None:
+        # The address-space rules of clang's Sema (CheckVariableDeclarationType) with its errors,
+        # in its order; auto/register were reported by the parser.
+        written = q["space"]
+        static, extern = "static" in d.storage, "extern" in d.storage
+        if isinstance(t, EventType) and written not in (None, "private"):  # §1.9 #16, at the declaration's start
+            raise SemaError("the event_t type can only be used with __private address space qualifier", d.type)
+        if static and self.cl_std < 200:  # OpenCL C 1.2 §6.8: static only at program scope
+            raise SemaError("variables in function scope cannot be declared static", d)
+        if static or extern:
+            space = written or ("global" if self.cl_std >= 200 else "private")
+            if not (space == "constant" or (space == "global" and self.cl_std >= 200)):
+                raise SemaError(f"{'extern' if extern else 'static local'} variable must reside in "
+                                f"{'global or constant' if self.cl_std >= 200 else 'constant'} address space", d)
+        else:
+            space = written or "private"
+            if space == "global":
+                raise SemaError("function scope variable cannot be declared in global address space", d)
+            if space in ("local", "constant"):
+                if not self.fn_info.is_kernel:
+                    raise SemaError(f"non-kernel function variable cannot be declared in {space} address space", d)
+                if self.scope is not self.fn_scope:
+                    raise SemaError(f"variables in the {space} address space can only be declared in the "
+                                    "outermost scope of a kernel function", d)
+            elif space != "private":
+                raise SemaError("automatic variable qualified with an invalid address space", d)
+        if extern and d.init is not None:
             raise SemaError("'extern' variable cannot have an initializer", d)
-        space = q["space"] or "private"
-        static = "static" in d.storage or "extern" in d.storage
-        if space == "global" and not static:
-            raise SemaError("function scope variable cannot be declared in global address space", d)
-        if space in ("local", "constant") and self.fn_info.is_kernel and self.scope is not self.fn_scope:
-            raise SemaError(f"variables in the {space} address space can only be declared in the outermost "
-                            "scope of a kernel function", d)
         if space == "local":
-            if not self.fn_info.is_kernel:
-                raise SemaError("non-kernel function variable cannot be declared in local address space", d)
             if d.init is not None:
                 raise SemaError("'__local' variable cannot have an initializer", d)
             var = self.b.global_variable(self.ptr_type(t, "local"), "Workgroup", None, d.name)
             self.b.decorate(var, "Alignment", max(t.align, 1))
             self.module_vars.append(var)
-        elif space in ("constant", "global") or static:
-            if space == "private":
-                space = "global" if self.cl_std >= 200 else "constant"
-                if self.cl_std < 200 and not q["const"]:
-                    raise SemaError("static local variable must reside in constant address space", d)
-            if space == "global" and self.cl_std < 200:
-                raise SemaError("function scope variable cannot be declared in global address space", d)
-            if space == "constant" and d.init is None:
+        elif space in ("constant", "global"):
+            if space == "constant" and d.init is None and not extern:
                 raise SemaError("variable in constant address space must be initialized", d)
             init = self.constant_initializer(d.init, t, self.scope) if d.init is not None else \
                 self.b.constant_null(self.spv(t, True))
@@ -696,15 +823,13 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             self.module_vars.append(var)
             self.scope.names[d.name] = Symbol(d.name, "var", t, var, space, d, const=q["const"] or space == "constant")
             return
-        elif space == "private":
+        else:
             var = self.f.variable(self.ptr_type(t, "private"))
             self.b.name(var, d.name)
-        else:
-            raise SemaError(f"variable cannot be declared in the {space} address space here", d)
         sym = Symbol(d.name, "var", t, var, space, d, const=q["const"])
         self.scope.names[d.name] = sym
         if d.init is not None:
-            self.initialize(LVal(t, var, space), d.init)
+            self.initialize(LVal(t, var, space), d.init, d)
 
     # -- module finish ----------------------------------------------------------------------
 
@@ -765,3 +890,46 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             b.capability("Int64Atomics")
         if self.uses_groups:
             b.capability("Groups")
+
+
+def _kernel_param_kind(t: CType) -> str:
+    """clang's classification of a kernel parameter type: "pointer" (valid), "space" (a
+    pointer into private or generic memory), "pointer to pointer", "invalid", "record" (check
+    the fields) or "valid"."""
+    if t.is_pointer:
+        if t.space not in ("global", "local", "constant"):
+            return "space"
+        if t.pointee.is_pointer:
+            inner = _kernel_param_kind(t.pointee)
+            return inner if inner in ("space", "invalid") else "pointer to pointer"
+        return "pointer"
+    if t == BOOL or unqualified_name(t) in KERNEL_ARG_BANNED or isinstance(t, EventType):
+        return "invalid"
+    if t.is_record:
+        return "record"
+    return "valid"
+
+
+def _written_type(p, t: CType) -> str:
+    """The parameter's type as written (a typedef keeps its name, as clang prints it), without
+    clang's address-space and 'aka' decorations."""
+    from .ast_dump import base_type_to_str
+    node = p.type
+    if isinstance(node, ast.BaseType):
+        words = [w for w in base_type_to_str(node).split() if w not in ("__private", "__read_only")]
+        if words:
+            return " ".join(words)
+    return unqualified_name(t)
+
+
+def _innermost(t: CType) -> CType:
+    """The element type of an array (of arrays)."""
+    while t.is_array:
+        t = t.elem
+    return t
+
+
+def _declares_printf(decl) -> bool:
+    """A prototype of printf (``int printf(constant char *, ...)``), which clang accepts."""
+    return (decl.name == "printf" and "typedef" not in decl.storage and isinstance(decl.type, ast.FunctionType)
+            and decl.type.variadic)

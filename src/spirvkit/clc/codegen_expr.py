@@ -12,7 +12,7 @@ import struct
 
 from . import ast
 from .codegen_ops import COMPARE, OperatorsMixin
-from .sema import SemaError, not_supported, swizzle_indices
+from .sema import SemaError, conversion_message, not_supported, swizzle_indices
 from .types import (BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, VOID, Array, CType,
                     Pointer, Scalar, Vector, vector_of)
 
@@ -155,8 +155,8 @@ class ExpressionsMixin(OperatorsMixin):
         if to.is_vector:
             if src.is_vector:
                 # §1.2.2: no casts between vector types (clang: ext-vector types).
-                raise SemaError(f"invalid conversion between ext-vector type '{src}' and '{to}'"
-                                if explicit else f"assigning to '{to}' from incompatible type '{src}'", node)
+                raise SemaError(f"invalid conversion between ext-vector type '{to}' and '{src}'"
+                                if explicit else conversion_message("assigning to", src, to), node)
             if not src.is_arithmetic:
                 raise SemaError(f"invalid conversion from '{src}' to '{to}'", node)
             e = self.convert(v, to.elem, node, explicit)
@@ -272,9 +272,8 @@ class ExpressionsMixin(OperatorsMixin):
             elif src.space == "generic" and explicit and to.space in ("global", "local", "private"):
                 vid = self.f.op("OpGenericCastToPtr", self.spv(Pointer(src.pointee, to.space)), vid)
             else:
-                raise SemaError(f"casting '{src}' to type '{to}' changes address space of pointer"
-                                if explicit else f"assigning to '{to}' from '{src}' changes address space "
-                                "of pointer", node)
+                raise SemaError(conversion_message("casting" if explicit else "assigning to", src, to, "space"),
+                                node)
         if self.spv(Pointer(src.pointee, to.space)) != self.spv(to):
             vid = self.op("OpBitcast", to, vid)
         return Val(to, vid)
@@ -301,14 +300,19 @@ class ExpressionsMixin(OperatorsMixin):
                 return self.decay(lv)
             if lv.type.is_function:
                 raise SemaError("function pointers are not allowed", node)
-            if self.is_half_valued(lv.type):
-                raise SemaError(f"loading directly from pointer to type '__{lv.space} {lv.type}' requires "
-                                "cl_khr_fp16. Use vector data load builtin functions instead", node)
+            self.check_half_load(lv, node)
             return self.load(lv)
         handler = getattr(self, "expr_" + kind, None)
         if handler is None:
             raise not_supported(f"expression '{kind}'", node)
         return handler(node)
+
+    def check_half_load(self, lv, node) -> None:
+        """§1.1.1: without cl_khr_fp16 a half is read only through vload_half (clang's error,
+        located at the start of the expression as clang does)."""
+        if self.is_half_valued(lv.type):
+            raise SemaError(f"loading directly from pointer to type '__{lv.space} {lv.type}' requires "
+                            "cl_khr_fp16. Use vector data load builtin functions instead", expr_start(node))
 
     def lvalue(self, node, for_store=False):
         kind = type(node).__name__
@@ -344,7 +348,7 @@ class ExpressionsMixin(OperatorsMixin):
         # Any other expression of record type: materialise it in a temporary.
         v = self.expr(node)
         if for_store:
-            raise SemaError("expression is not assignable", node)
+            return v  # not an lvalue: the caller reports it at its operator, as clang does
         if v.type.is_record or v.type.is_vector:
             tmp = self.f.variable(self.ptr_type(v.type, "private"))
             self.f.op("OpStore", None, tmp, v.id)
@@ -438,7 +442,11 @@ class ExpressionsMixin(OperatorsMixin):
 
     def expr_FloatLiteral(self, node) -> Val:
         t = _LITERAL_TYPES.get(node.type, DOUBLE)
-        if t == DOUBLE and self.single_precision_constants:   # -cl-single-precision-constant
+        if self.is_half_valued(t):
+            raise SemaError("half precision constant requires cl_khr_fp16", node)
+        if t == DOUBLE and not self.fp64:
+            self.warn("double precision constant requires cl_khr_fp64, casting to single precision", node)
+        if t == DOUBLE and (self.single_precision_constants or not self.fp64):   # -cl-single-precision-constant
             return self.const(FLOAT, struct.unpack("<f", struct.pack("<f", node.value))[0])
         return self.const(t, node.value)
 
@@ -469,10 +477,11 @@ class ExpressionsMixin(OperatorsMixin):
             if not (t.is_scalar or t.is_vector) or t.is_void:
                 raise SemaError(f"'vec_step' requires built-in scalar or vector type, '{t}' invalid", node)
             return self.const(INT, 4 if t.width == 3 else t.width)
+        where = node if isinstance(arg, ast.TypeName) else arg  # clang: at an expression operand
         if t.is_void:  # 1 in GNU C; an error in OpenCL C (clang: -pedantic-errors is implied)
-            raise SemaError(f"invalid application of '{node.op}' to a void type", node)
+            raise SemaError(f"invalid application of '{node.op}' to a void type", where)
         if t.is_function:
-            raise SemaError("invalid application of 'sizeof' to a function type", node)
+            raise SemaError("invalid application of 'sizeof' to a function type", where)
         return self.const(SIZE_T, t.size if node.op == "sizeof" else t.align)
 
     def type_of(self, node) -> CType:
@@ -485,7 +494,30 @@ class ExpressionsMixin(OperatorsMixin):
         scratch = FunctionBuilder(self.b, self.b.type_void(), [], "None", None)
         self.f = scratch
         try:
-            lv = self.lvalue(node) if isinstance(node, (ast.Identifier, ast.Subscript, ast.Member)) else self.expr(node)
+            # An lvalue operand is not loaded (so sizeof(*p) of a half *p needs no cl_khr_fp16).
+            is_lvalue = isinstance(node, (ast.Identifier, ast.Subscript, ast.Member)) or (
+                isinstance(node, ast.UnaryOp) and node.op == "*")
+            lv = self.lvalue(node) if is_lvalue else self.expr(node)
             return lv.type
         finally:
             self.f = saved_f
+
+
+def expr_start(node):
+    """The node whose location is the first token of expression ``node`` (clang's begin
+    location): the base of a subscript or member access, the left operand of a binary
+    operator, the operand of a postfix operator."""
+    while True:
+        k = type(node).__name__
+        if k in ("Subscript", "Member"):
+            node = node.base
+        elif k in ("BinaryOp", "Assignment"):
+            node = node.lhs
+        elif k == "UnaryOp" and node.postfix:
+            node = node.operand
+        elif k == "Conditional":
+            node = node.cond
+        elif k == "Call":
+            node = node.func
+        else:
+            return node

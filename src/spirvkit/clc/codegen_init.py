@@ -10,7 +10,7 @@ import math
 import struct
 
 from . import ast
-from .codegen_expr import literal_bytes
+from .codegen_expr import expr_start, literal_bytes
 from .sema import SemaError
 from .types import BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, Array, CType, Pointer, Vector
 
@@ -225,7 +225,7 @@ class InitializersMixin:
             for e in init.elements:
                 v = self.const_eval(e, scope)
                 if v is None:
-                    raise SemaError("initializer element is not a compile-time constant", e)
+                    raise SemaError("initializer element is not a compile-time constant", expr_start(e))
                 vals.append(v)
             if len(vals) == 1:
                 vals = vals * t.n
@@ -236,7 +236,7 @@ class InitializersMixin:
         if v is None:
             if isinstance(init, ast.UnaryOp) and init.op == "&" and t.is_pointer:
                 return self.address_constant(init, t, scope)
-            raise SemaError("initializer element is not a compile-time constant", init)
+            raise SemaError("initializer element is not a compile-time constant", expr_start(init))
         if t.is_pointer:
             if v == 0:
                 return self.b.constant_null(mt)
@@ -254,9 +254,10 @@ class InitializersMixin:
 
     # -- run-time initialisation (function scope) -------------------------------------------
 
-    def initialize(self, lv, init) -> None:
+    def initialize(self, lv, init, decl=None) -> None:
+        """``decl``: the declaration being initialised (clang reports a wrong type at its name)."""
         from .codegen_expr import LVal
-        from .sema import check_implicit
+        from .sema import check_implicit, conversion_message
         t = lv.type
         if isinstance(init, ast.StringLiteral) and t.is_array:
             self.f.op("OpStore", None, lv.ptr, self.constant_initializer(init, t, self.scope))
@@ -267,12 +268,12 @@ class InitializersMixin:
                 v = self.decay(v)
             if t.is_record:
                 if v.type is not t:
-                    raise SemaError(f"initializing '{t}' with an expression of incompatible type '{v.type}'", init)
+                    raise SemaError(conversion_message("initializing", v.type, t), decl or init)
                 self.store(lv, v)
                 return
             if t.is_array:
                 raise SemaError("array initializer must be an initializer list", init)
-            check_implicit(v.type, t, init, "initializing")
+            check_implicit(v.type, t, init, "initializing", decl)
             self.store(lv, self.convert(v, t, init))
             return
         if t.is_scalar:
@@ -340,7 +341,7 @@ class InitializersMixin:
                 buf[: len(data)] = data
                 return bytes(buf)
             if not isinstance(init, ast.InitList):
-                raise SemaError("initializer element is not a compile-time constant", init)
+                raise SemaError("initializer element is not a compile-time constant", expr_start(init))
             _, member_t = self._members(t)
             for i, sub in self._slots(init, t, scope).items():
                 off = t.fields[i][2] if t.is_record else i * member_t(i).size
@@ -351,13 +352,13 @@ class InitializersMixin:
             elems = init.elements if isinstance(init, ast.VectorLiteral) else [init]
             vals = [self.const_eval(e, scope) for e in elems]
             if any(v is None for v in vals) or len(vals) not in (1, t.n):
-                raise SemaError("initializer element is not a compile-time constant", init)
+                raise SemaError("initializer element is not a compile-time constant", expr_start(init))
             vals = vals * t.n if len(vals) == 1 else vals
             data = b"".join(_scalar_bytes(v, t.elem) for v in vals)
             return data + bytes(t.size - len(data))
         v = self.const_eval(init, scope)
         if v is None or not t.is_scalar:
-            raise SemaError("initializer element is not a compile-time constant", init)
+            raise SemaError("initializer element is not a compile-time constant", expr_start(init))
         return _scalar_bytes(v, t)
 
     def _try_constant(self, init, t):

@@ -6,7 +6,7 @@ plus casts, vector literals, assignments and calls."""
 from __future__ import annotations
 
 from . import ast
-from .sema import SemaError, arithmetic_result, check_implicit, not_supported
+from .sema import SemaError, arithmetic_result, check_implicit, conversion_message, not_supported
 from .types import (BOOL, DOUBLE, FLOAT, INT, LONG, PTRDIFF_T, VOID, Array, CType, Pointer, Vector, promote,
                     relational_result, vector_of)
 
@@ -36,6 +36,12 @@ class OperatorsMixin:
         op = node.op
         if op == "&":
             lv = self.lvalue(node.operand)
+            inner = node.operand
+            while isinstance(inner, ast.Paren):
+                inner = inner.expr
+            if not (isinstance(inner, (ast.Identifier, ast.Subscript, ast.Member, ast.CompoundLiteral,
+                                       ast.StringLiteral)) or (isinstance(inner, ast.UnaryOp) and inner.op == "*")):
+                lv = self.val(lv.type, None)  # a temporary (a vector literal, a call's result): an rvalue
             if not hasattr(lv, "ptr"):
                 raise SemaError("cannot take the address of an rvalue of type "
                                 f"'{lv.type}'", node)
@@ -49,11 +55,10 @@ class OperatorsMixin:
         v = self.expr(node.operand)
         t = v.type
         if op == "!":
-            if t.is_vector:
-                if t.element.is_float:
-                    raise SemaError(f"invalid argument type '{t}' to unary expression", node)
+            if t.is_vector:  # §1.3.7: floating-point vectors too (-1 where the component == 0)
                 rt = relational_result(t)
-                c = self.f.op("OpIEqual", self.bool_type(t.n), v.id, self.const(t, 0).id)
+                c = self.f.op("OpFOrdEqual" if t.element.is_float else "OpIEqual", self.bool_type(t.n), v.id,
+                              self.const(t, 0).id)
                 return self.select_mask(c, rt)
             b = self.to_bool(v, node.operand)
             return self.bool_to_int(self.f.op("OpLogicalNot", self.b.type_bool(), b), INT)
@@ -88,9 +93,8 @@ class OperatorsMixin:
 
     def increment(self, node):
         lv = self.lvalue(node.operand, for_store=True)
-        if not hasattr(lv, "ptr") or lv.const:
-            raise SemaError("expression is not assignable" if not hasattr(lv, "ptr") else
-                            "cannot assign to variable with const-qualified type", node.operand)
+        self.check_assignable(lv, node.operand, node)
+        self.check_half_load(lv, node.operand)  # clang-15 misses this one
         old = self.load(lv)
         t = old.type
         if t.is_pointer:
@@ -152,6 +156,13 @@ class OperatorsMixin:
 
     def shift(self, op, a, b, node):
         ta, tb = a.type, b.type
+        if ta.is_scalar and tb.is_vector:  # clang checks this first
+            raise SemaError(f"requested shift is a vector of type '{tb}' but the first operand is not a "
+                            f"vector ('{ta}')", node)
+        if ta.is_vector or tb.is_vector:  # clang's vector-operand check names the floating-point one
+            bad = ta if ta.is_vector and ta.element.is_float else tb if tb.is_vector and tb.element.is_float else None
+            if bad is not None:
+                raise SemaError(f"used type '{bad}' where integer is required", node)
         if ta.element.is_float or tb.element.is_float or not (ta.is_arithmetic or ta.is_vector) or \
                 not (tb.is_arithmetic or tb.is_vector):
             raise SemaError(f"invalid operands to binary expression ('{ta}' and '{tb}')", node)
@@ -226,15 +237,16 @@ class OperatorsMixin:
 
     def logical(self, node):
         a = self.expr(node.lhs)
-        if a.type.is_vector:
+        if a.type.is_vector or (a.type.is_scalar and self.type_of(node.rhs).is_vector):
+            # §1.3.7: on vectors (floating-point ones too) both sides are evaluated, component-wise
+            # x != 0 (NaN counts as true, as in C), giving -1/0.
             b = self.expr(node.rhs)
             t = self.common(a, b, node, node.op)
-            if t.element.is_float:
-                raise SemaError(f"invalid operands to binary expression ('{a.type}' and '{b.type}')", node)
             a, b = self.convert(a, t, node.lhs), self.convert(b, t, node.rhs)
             bt = self.bool_type(t.n)
-            ca = self.f.op("OpINotEqual", bt, a.id, self.const(t, 0).id)
-            cb = self.f.op("OpINotEqual", bt, b.id, self.const(t, 0).id)
+            ne = "OpFUnordNotEqual" if t.element.is_float else "OpINotEqual"
+            ca = self.f.op(ne, bt, a.id, self.const(t, 0).id)
+            cb = self.f.op(ne, bt, b.id, self.const(t, 0).id)
             c = self.f.op("OpLogicalAnd" if node.op == "&&" else "OpLogicalOr", bt, ca, cb)
             return self.select_mask(c, relational_result(t))
         ca = self.to_bool(a, node.lhs)
@@ -256,24 +268,28 @@ class OperatorsMixin:
 
     # -- assignment -------------------------------------------------------------------------
 
-    def expr_Assignment(self, node):
-        lv = self.lvalue(node.lhs, for_store=True)
+    def check_assignable(self, lv, target, node) -> None:
+        """An lvalue that may be written; the errors are clang's, at the operator (``node``)."""
         if not hasattr(lv, "ptr"):
-            raise SemaError("expression is not assignable", node.lhs)
-        if lv.const:
-            target = node.lhs
+            raise SemaError("expression is not assignable", node)
+        if lv.const or lv.space == "constant":
             while isinstance(target, ast.Paren):
                 target = target.expr
-            raise SemaError(f"cannot assign to variable '{target.name}' with const-qualified type 'const {lv.type}'"
-                            if isinstance(target, ast.Identifier) and lv.space != "constant" else
-                            "read-only variable is not assignable", node.lhs)
-        if self.is_half_valued(lv.type):
-            raise SemaError(f"assigning directly to pointer to type '__{lv.space} {lv.type}' requires "
-                            "cl_khr_fp16. Use vector data store builtin functions instead", node.lhs)
+            if isinstance(target, ast.Identifier) and lv.space != "constant":
+                sym = self.scope.lookup(target.name)
+                raise SemaError(f"cannot assign to variable '{target.name}' with const-qualified type "
+                                f"'const {lv.type}'", node,
+                                notes=[(f"variable '{target.name}' declared const here", getattr(sym, "node", None))])
+            raise SemaError("read-only variable is not assignable", node)
+
+    def expr_Assignment(self, node):
+        lv = self.lvalue(node.lhs, for_store=True)
+        self.check_assignable(lv, node.lhs, node)
+        if self.is_half_valued(lv.type):  # clang's wording and place (the '=')
+            raise SemaError(f"assigning directly to pointer to type '{lv.type}' requires "
+                            "cl_khr_fp16. Use vector data store builtin functions instead", node)
         if lv.type.is_array:
-            raise SemaError(f"array type '{lv.type}' is not assignable", node.lhs)
-        if lv.space == "constant":
-            raise SemaError("read-only variable is not assignable", node.lhs)
+            raise SemaError(f"array type '{lv.type}' is not assignable", node)
         if lv.swizzle is not None and len(set(lv.swizzle)) != len(lv.swizzle):
             raise SemaError("vector is not assignable (contains duplicate components)", node)
         rhs = self.expr(node.rhs)
@@ -308,7 +324,7 @@ class OperatorsMixin:
         c = self.expr(node.cond)
         if c.type.is_vector:
             if c.type.element.is_float:
-                raise SemaError(f"used type '{c.type}' where integer or pointer type is required", node.cond)
+                raise SemaError(f"used type '{c.type}' where floating point type is not allowed", node)
             a = c if node.then is None else self.expr(node.then)  # GNU "c ?: b" reuses c
             b = self.expr(node.else_)
             t = self.common(a, b, node, "?:") if (a.type.is_vector or b.type.is_vector) else c.type
@@ -370,6 +386,9 @@ class OperatorsMixin:
 
     def expr_Cast(self, node):
         to, _ = self.types.declarator(node.to.type, self.scope)
+        if self.is_half_valued(to):  # §1.1.1: no half values without cl_khr_fp16
+            from .codegen_expr import expr_start
+            raise SemaError(f"casting to type '{to}' is not allowed", expr_start(node.expr))
         v = self.expr(node.expr)
         if v.type.is_array:
             v = self.decay(v)
@@ -409,7 +428,7 @@ class OperatorsMixin:
                     consts.append(p.value)
         if count != t.n:
             raise SemaError(f"{'too few' if count < t.n else 'excess'} elements in vector initialization "
-                            f"(expected {t.n} elements, have {count})", node)
+                            f"(expected {t.n} elements, have {count})", node.lparen or node)
         if consts is not None and all(c is not None for c in consts):
             return self.val(t, self.b.constant_composite(self.spv(t), ids))
         return self.val(t, self.op("OpCompositeConstruct", t, ids))
@@ -505,12 +524,11 @@ class OperatorsMixin:
                 v = self.decay(v)
             if pt.is_record:
                 if v.type is not pt:
-                    raise SemaError(f"passing '{v.type}' to parameter of incompatible type '{pt}'", a)
+                    raise SemaError(conversion_message("passing", v.type, pt), a)
             else:
                 check_implicit(v.type, pt, a, "passing")
                 if v.type.is_pointer and pt.is_pointer and not _space_ok(v.type.space, pt.space):
-                    raise SemaError(f"passing '{v.type}' to parameter of type '{pt}' changes address space "
-                                    "of pointer", a)
+                    raise SemaError(conversion_message("passing", v.type, pt, "space"), a)
                 v = self.convert(v, pt, a)
             args.append(v.id)
         callee = info.id

@@ -13,6 +13,9 @@ spirvkit is this:
   conformant.
 - ``--spirv-version 1.0…1.4`` (or ``--spirv-version=1.2``): the module's version (default 1.0).
 - ``-g``: an ``OpLine`` (file as an ``OpString``, line, column) before the code of each statement.
+- ``-w`` silences warnings, ``-Werror`` makes them errors, ``-Wno-NAME`` turns off the ones
+  tagged ``[-WNAME]`` (``-Wno-return-type``: clang's warning for a non-void function whose end
+  is reachable).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import shlex
 
 from ..errors import CompileError
+from .predefined import enabled_extensions
 from .preprocessor import PreprocessorOptions
 from .source import Diagnostic, compile_error
 
@@ -81,19 +85,26 @@ def compile_cl(source: str, options: str | list[str] = "", filename: str = "<sou
     unit = parse(source, filename, options=popts, diagnostics=warnings)
     cl_std = _std_number(unit.cl_std or popts.cl_std)
     gen = CodeGen(unit, cl_std=cl_std, version=version, single_precision_constants="-cl-single-precision-constant" in front,
-                  debug="-g" in front)
+                  debug="-g" in front, fp64="cl_khr_fp64" in enabled_extensions(popts.extensions))
     try:
         gen.compile()
     except RecursionError:
         gen.diagnostics.append(Diagnostic("error", "expression nesting too deep", None))
     errors = list(gen.diagnostics)
+    # -Wno-NAME turns off the warnings shown as [-WNAME] (e.g. -Wno-return-type).
+    disabled = {"-W" + a[len("-Wno-"):] for a in front if a.startswith("-Wno-")}
+    warnings = [w for w in warnings if w.option not in disabled]
     if not popts.suppress_warnings:
         for w in gen.warnings:
+            if w.option in disabled:
+                continue
             if popts.warnings_as_errors:
                 w.severity, w.option = "error", f"-Werror,{w.option}" if w.option else "-Werror"
                 errors.append(w)
             else:
                 warnings.append(w)
+    for w in warnings:
+        w.sources = unit.sources
     if diagnostics is not None:
         diagnostics.extend(warnings)
     if errors:

@@ -82,9 +82,12 @@ CL20_OTHER_KEYWORDS = frozenset({"pipe"})
 
 def keywords_for(cl_std: str) -> frozenset:
     """The identifiers that are keywords under ``-cl-std`` (normalized, e.g. "CL2.0")."""
-    words = set(C99_KEYWORDS) | set(GNU_ALIASES) | set(OPENCL_QUALIFIERS) | OPENCL_TYPE_NAMES | OTHER_KEYWORDS
+    # generic/__generic are keywords in every version, as in clang; before 2.0 the parser
+    # reports "OpenCL C version 1.2 does not support the 'generic' type qualifier".
+    words = set(C99_KEYWORDS) | set(GNU_ALIASES) | set(OPENCL_QUALIFIERS) | OPENCL_TYPE_NAMES | OTHER_KEYWORDS \
+        | set(CL20_QUALIFIERS)
     if cl_std >= "CL2.0":
-        words |= set(CL20_QUALIFIERS) | CL20_TYPE_NAMES | CL20_OTHER_KEYWORDS
+        words |= CL20_TYPE_NAMES | CL20_OTHER_KEYWORDS
     return frozenset(words)
 
 

@@ -69,7 +69,7 @@ class _Specs:
 
     __slots__ = ("first", "storage", "funcspecs", "words", "typedef_name", "record",
                  "qualifiers", "address_space", "access", "attributes", "implicit_int",
-                 "first_sign_tok")
+                 "first_sign_tok", "restrict_tok", "type_tok")
 
     def __init__(self, first):
         self.first = first
@@ -84,6 +84,8 @@ class _Specs:
         self.attributes: list = []
         self.implicit_int = False
         self.first_sign_tok = first
+        self.restrict_tok = None
+        self.type_tok = None
 
     def has_type(self) -> bool:
         return bool(self.words) or self.typedef_name is not None or self.record is not None
@@ -91,7 +93,8 @@ class _Specs:
     def base(self, attributes=()) -> ast.BaseType:
         f = self.first
         return ast.BaseType(tuple(self.words), self.typedef_name, self.record, tuple(self.qualifiers),
-                            self.address_space, self.access, list(attributes), loc=f.loc, expansion=f.expansion)
+                            self.address_space, self.access, list(attributes), self.restrict_tok, self.type_tok,
+                            loc=f.loc, expansion=f.expansion)
 
 
 class DeclarationsMixin:
@@ -136,14 +139,17 @@ class DeclarationsMixin:
                     else:
                         s.funcspecs.append(w)
                 elif w in CV_QUALIFIERS or w == "pipe":
+                    if w == "restrict" and s.restrict_tok is None:
+                        s.restrict_tok = t
                     if w in s.qualifiers:
                         self.warning(f"duplicate '{t.text}' declaration specifier", t, "-Wduplicate-decl-specifier")
                     else:
                         s.qualifiers.append(w)
                 elif w in ADDRESS_SPACES:
-                    if s.address_space is not None and s.address_space != w:
-                        self.error("multiple address spaces specified for type", t)
-                    s.address_space = w
+                    if self._address_space_supported(t):
+                        if s.address_space is not None and s.address_space != w:
+                            self.error("multiple address spaces specified for type", t)
+                        s.address_space = w
                 elif w in ACCESS_QUALIFIERS:
                     if s.access is not None and s.access != w:
                         self.error("multiple access qualifiers", t)
@@ -202,6 +208,8 @@ class DeclarationsMixin:
             return
         if w in ("signed", "unsigned"):
             s.first_sign_tok = t
+        if s.type_tok is None:
+            s.type_tok = t
         s.words.append(w)
 
     @staticmethod
@@ -214,7 +222,10 @@ class DeclarationsMixin:
 
     def _add_storage(self, s: _Specs, t, context: str) -> None:
         w = t.word
-        if context in ("field", "typename"):
+        if w in ("auto", "register"):  # §1.8: typedef, extern and static only (clang's error, at the word)
+            self.error(f"OpenCL C version {self.cl_std[2:]} does not support the '{t.text}' storage class "
+                       "specifier", t)
+        elif context in ("field", "typename"):
             self.error("type name does not allow storage class to be specified", t)
         elif w in s.storage:
             self.warning(f"duplicate '{t.text}' declaration specifier", t, "-Wduplicate-decl-specifier")
@@ -306,6 +317,8 @@ class DeclarationsMixin:
             if top_level and not out and isinstance(type_, ast.FunctionType) and not is_typedef and (
                     self.at("{") or (self.is_declaration_start() and self._is_kr(type_))):
                 return [self.parse_function_body(decl, start)]
+            if not top_level and isinstance(type_, ast.FunctionType) and not is_typedef and self.at("{"):
+                self.syntax_error("function definition is not allowed here")
             self.declare(name, self._declared_kind(decl) if is_typedef else "var")
             if self.accept("="):
                 decl.init = self.parse_initializer()
@@ -433,9 +446,10 @@ class DeclarationsMixin:
                 else:
                     quals.append(w)
             elif w in ADDRESS_SPACES:
-                if aspace is not None and aspace != w:
-                    self.error("multiple address spaces specified for type", t)
-                aspace = w
+                if self._address_space_supported(t):
+                    if aspace is not None and aspace != w:
+                        self.error("multiple address spaces specified for type", t)
+                    aspace = w
             elif w == "__attribute__":
                 attrs += self.parse_attributes()
                 continue
@@ -443,6 +457,14 @@ class DeclarationsMixin:
                 break
             self.advance()
         return tuple(quals), aspace, attrs
+
+    def _address_space_supported(self, t) -> bool:
+        """``generic``/``__generic`` before OpenCL C 2.0: clang's error, and the qualifier is
+        dropped (the declaration goes on with the default address space)."""
+        if t.word == "generic" and self.cl_std < "CL2.0":
+            self.error(f"OpenCL C version {self.cl_std[2:]} does not support the '{t.text}' type qualifier", t)
+            return False
+        return True
 
     def parse_array_suffix(self):
         lb = self.advance()
@@ -610,9 +632,10 @@ class DeclarationsMixin:
     def parse_record(self):
         kw = self.advance()
         attrs = self.parse_attributes()
-        name = None
+        name = name_tok = None
         if self.tok.kind == IDENTIFIER:
-            name = self.advance().text
+            name_tok = self.advance()
+            name = name_tok.text
         fields = None
         if self.at("{"):
             lb = self.advance()
@@ -633,7 +656,7 @@ class DeclarationsMixin:
         elif name is None:
             self.syntax_error(f"declaration of anonymous {kw.word} must be a definition")
         attrs += self.parse_attributes()
-        return ast.RecordDecl(kw.word, name, fields, attrs, loc=kw.loc, expansion=kw.expansion)
+        return ast.RecordDecl(kw.word, name, fields, attrs, name_tok, loc=kw.loc, expansion=kw.expansion)
 
     def parse_field_declaration(self) -> list:
         start = self.tok
@@ -677,9 +700,10 @@ class DeclarationsMixin:
     def parse_enum(self):
         kw = self.advance()
         attrs = self.parse_attributes()
-        name = None
+        name = name_tok = None
         if self.tok.kind == IDENTIFIER:
-            name = self.advance().text
+            name_tok = self.advance()
+            name = name_tok.text
         enumerators = None
         if self.at("{"):
             lb = self.advance()
@@ -704,7 +728,7 @@ class DeclarationsMixin:
         elif name is None:
             self.syntax_error("expected identifier or '{'")
         attrs += self.parse_attributes()
-        return ast.EnumDecl(name, enumerators, attrs, loc=kw.loc, expansion=kw.expansion)
+        return ast.EnumDecl(name, enumerators, attrs, name_tok, loc=kw.loc, expansion=kw.expansion)
 
 
 def _is_plain_void(t) -> bool:

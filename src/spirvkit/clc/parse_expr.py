@@ -156,7 +156,7 @@ class ExpressionsMixin:
         self.close_bracket()
         if len(elements) == 1:
             return self._at(ast.Cast, type_lp, tn, self._at(ast.Paren, lp, elements[0]))
-        return self._at(ast.VectorLiteral, type_lp, tn, elements)
+        return self._at(ast.VectorLiteral, type_lp, tn, elements, lp)
 
     def parse_postfix_suffixes(self, e):
         while True:

@@ -42,6 +42,7 @@ class StatementsMixin:
                 if t.word == "}":
                     if loop_pragmas:
                         self._expected_loop(loop_pragmas[0], t)
+                    end = t
                     break
                 if t.kind == EOF:
                     if not self._eof_reported:
@@ -61,7 +62,7 @@ class StatementsMixin:
             if new_scope:
                 self.pop_scope()
         self.close_bracket()
-        return ast.Compound(items, loc=lb.loc, expansion=lb.expansion)
+        return ast.Compound(items, end, loc=lb.loc, expansion=lb.expansion)
 
     def _expected_loop(self, pragma, t) -> None:
         self.error(f"expected a for, while, or do-while loop to follow '#pragma {pragma.kind}'", t)

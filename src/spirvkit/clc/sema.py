@@ -11,15 +11,20 @@ from __future__ import annotations
 
 from . import ast
 from .types import (BOOL, BUILTIN_TYPEDEFS, CHAR, DOUBLE, EVENT_T, FLOAT, HALF, INT, LONG, SHORT,
-                    UCHAR, UINT, ULONG, USHORT, VOID, Array, CType, Function, Pointer, Record,
+                    UCHAR, UINT, ULONG, USHORT, VOID, Array, CType, EventType, Function, Pointer, Record,
                     Scalar, Vector, common_scalar, rank, type_from_name)
 
 
 class SemaError(Exception):
-    def __init__(self, message: str, node=None):
+    """``option``: the warning flag clang shows for an error that is a warning turned into an
+    error by default (``[-Wreturn-type]``, ``[-Wint-conversion]``)."""
+
+    def __init__(self, message: str, node=None, option: str | None = None, notes=()):
         super().__init__(message)
         self.message = message
         self.node = node
+        self.option = option
+        self.notes = list(notes)  # (message, node) pairs: clang's "note: previous definition is here"
 
 
 def not_supported(what: str, node) -> SemaError:
@@ -43,6 +48,7 @@ class Scope:
         self.parent = parent
         self.names: dict[str, Symbol] = {}
         self.tags: dict[str, CType] = {}
+        self.enums: dict[str, object] = {}  # enum tag -> the EnumDecl that defined it
 
     def lookup(self, name: str) -> Symbol | None:
         s = self
@@ -102,7 +108,15 @@ class TypeResolver:
             if t is None:
                 if words.count("long") > 1:
                     raise SemaError("'long long' is reserved in OpenCL C", node)
+                # Table 4 reserves long double, complex and imaginary types (clang-15 accepts them)
+                if "long" in words and "double" in words:
+                    raise SemaError("'long double' is reserved in OpenCL C", node)
+                for word in ("_Complex", "_Imaginary"):
+                    if word in words:
+                        raise SemaError(f"'{word}' is reserved in OpenCL C", node)
                 raise SemaError(f"unknown type '{' '.join(words)}'", node)
+            if not self.sema.fp64 and t.element.is_float and t.element.bits == 64:  # -cl-ext=-cl_khr_fp64
+                raise SemaError("use of type 'double' requires cl_khr_fp64 support", node.type_tok or node)
         return t
 
     def named(self, name: str, node, scope: Scope) -> CType:
@@ -134,6 +148,11 @@ class TypeResolver:
     def record(self, node, scope: Scope) -> CType:
         if isinstance(node, ast.EnumDecl):
             value = -1
+            if node.name and node.enumerators is not None:
+                old = scope.enums.get(node.name)
+                if old is not None and old is not node:
+                    raise SemaError(f"redefinition of '{node.name}'", node.name_tok or node)
+                scope.enums[node.name] = node
             if node.enumerators is not None:
                 for e in node.enumerators:
                     value = self.sema.const_int(e.value, scope) if e.value is not None else value + 1
@@ -154,7 +173,7 @@ class TypeResolver:
         if node.name and node.name in scope.tags and existing.complete:
             if getattr(existing, "node", None) is node:  # `struct S {…} a, b;` resolves it per name
                 return existing
-            raise SemaError(f"redefinition of '{node.name}'", node)
+            raise SemaError(f"redefinition of '{node.name}'", node.name_tok or node)
         rec = existing if (existing is not None and node.name in scope.tags
                            and not existing.complete) else Record(node.kind, node.name)
         rec.node = node
@@ -168,6 +187,11 @@ class TypeResolver:
             ft, fq = self.declarator(f.type, scope)
             if fq["space"]:  # §1.5.6: struct members carry no address space
                 raise SemaError("field may not be qualified with an address space", f)
+            inner = ft
+            while inner.is_array:
+                inner = inner.elem
+            if isinstance(inner, EventType):  # §1.9 #16
+                raise SemaError(f"the '{inner}' type cannot be used to declare a structure or union field", f)
             if ft.is_record and not ft.complete:
                 raise SemaError(f"field has incomplete type '{ft}'", f)
             if ft.is_array and ft.length is None:
@@ -185,7 +209,7 @@ class TypeResolver:
                 raise not_supported("pipes", node)
             if "restrict" in node.qualifiers:
                 raise SemaError(f"restrict requires a pointer or reference ('{self.base(node, scope)}' is "
-                                "invalid)", node)
+                                "invalid)", node.restrict_tok or node)
             return self.base(node, scope), {"space": node.address_space, "const": "const" in node.qualifiers,
                                             "access": node.access, "volatile": "volatile" in node.qualifiers}
         if isinstance(node, ast.PointerType):
@@ -201,19 +225,30 @@ class TypeResolver:
             if node.size is not None:
                 length = self.sema.try_const_int(node.size, scope)
                 if length is None:
-                    raise SemaError("variable length arrays are not supported in OpenCL", node.size)
+                    from .codegen_expr import expr_start
+                    raise SemaError("variable length arrays are not supported in OpenCL", expr_start(node.size))
                 if length <= 0:
                     raise SemaError("array size must be greater than zero" if length == 0 else
                                     "array size is negative", node.size)
             return Array(elem, length), q
         if isinstance(node, ast.FunctionType):
             result, _ = self.declarator(node.result, scope)
+            if result.is_array or result.is_function:
+                spelled = getattr(node.result, "typedef_name", None) or result  # as written, as clang
+                raise SemaError(f"function cannot return {'array' if result.is_array else 'function'} type "
+                                f"'{spelled}'", node)
             params = []
+            only_void = len(node.params) == 1 and node.params[0].name is None
             for p in node.params:
                 pt, _ = self.declarator(p.type, scope)
+                if pt == VOID and not only_void:
+                    raise SemaError("argument may not have 'void' type" if p.name else
+                                    "'void' must be the first and only parameter if specified", p)
                 params.append(adjust_parameter(pt))
             if node.variadic:
-                raise SemaError("invalid prototype, variadic arguments are not allowed in OpenCL", node)
+                err = SemaError("invalid prototype, variadic arguments are not allowed in OpenCL", node)
+                err.at_name = True  # clang reports it at the declared name (codegen.decl_type)
+                raise err
             return Function(result, tuple(params)), {"space": None, "const": False, "access": None}
         if isinstance(node, ast.BlockPointerType):
             raise not_supported("blocks", node)
@@ -256,8 +291,13 @@ def swizzle_indices(name: str, t: Vector, node, cl_std: int) -> list[int]:
         if cl_std < 300:
             raise SemaError(f"vector component name '{name}' is an OpenCL C version 3.0 feature", node)
         idx = [_RGBA[c] for c in name]
-    else:
-        raise SemaError(f"illegal vector component name '{name}'", node)
+    else:  # clang names the first character that does not belong to the first one's set
+        if name[0] in "sS":
+            bad = next((c for c in name[1:] if c not in "0123456789abcdefABCDEF"), name)
+        else:
+            group = _XYZW if name[0] in _XYZW else _RGBA if name[0] in _RGBA else {}
+            bad = next((c for c in name if c not in group), name)
+        raise SemaError(f"illegal vector component name '{bad}'", node)
     if name[0] not in "sS" and n > 4:
         raise SemaError(f"vector component access exceeds type '{t}'", node)
     for i in idx:
@@ -290,37 +330,62 @@ def arithmetic_result(a: CType, b: CType, node, op: str) -> CType:
     return common_scalar(a, b)
 
 
-def check_implicit(src: CType, dst: CType, node, what: str = "assigning to") -> None:
+def conversion_message(what: str, src, dst, kind: str = "incompatible") -> str:
+    """clang's wording for a conversion that is not allowed, by context ``what`` ("assigning to",
+    "initializing", "returning", "passing", "casting"); ``kind``: "incompatible" (the types),
+    "space" (the pointer's address space), "int to pointer", "pointer to int"."""
+    if kind == "space":
+        return {"assigning to": f"assigning '{src}' to '{dst}'",
+                "initializing": f"initializing '{dst}' with an expression of type '{src}'",
+                "returning": f"returning '{src}' from a function with result type '{dst}'",
+                "passing": f"passing '{src}' to parameter of type '{dst}'",
+                "casting": f"casting '{src}' to type '{dst}'"}[what] + " changes address space of pointer"
+    if kind in ("int to pointer", "pointer to int"):
+        prefix = ("incompatible integer to pointer conversion " if kind == "int to pointer" else
+                  "incompatible pointer to integer conversion ")
+        return prefix + {"assigning to": f"assigning to '{dst}' from '{src}'",
+                         "initializing": f"initializing '{dst}' with an expression of type '{src}'",
+                         "returning": f"returning '{src}' from a function with result type '{dst}'",
+                         "passing": f"passing '{src}' to parameter of type '{dst}'"}[what]
+    return {"assigning to": f"assigning to '{dst}' from incompatible type '{src}'",
+            "initializing": f"initializing '{dst}' with an expression of incompatible type '{src}'",
+            "returning": f"returning '{src}' from a function with incompatible result type '{dst}'",
+            "passing": f"passing '{src}' to parameter of incompatible type '{dst}'",
+            "casting": f"casting '{src}' to incompatible type '{dst}'"}[what]
+
+
+def check_implicit(src: CType, dst: CType, node, what: str = "assigning to", where=None) -> None:
     """Whether ``src`` converts implicitly to ``dst`` (assignment, argument, return):
-    scalar ↔ scalar, scalar → vector (splat), pointer compatibility by address space."""
+    scalar ↔ scalar, scalar → vector (splat), pointer compatibility by address space.
+    ``where``: the node to report at when not ``node`` (clang reports an initialization at the
+    declared name)."""
+    where = node if where is None else where
     if src == dst:
         return
     if dst.is_vector:
         if src.is_vector:
-            raise SemaError(f"{what} '{dst}' from incompatible type '{src}'", node)
+            raise SemaError(conversion_message(what, src, dst), where)
         if src.is_arithmetic:
             return
     if dst.is_scalar and not dst.is_void and src.is_scalar and not src.is_void:
         return
     if dst.is_pointer and src.is_pointer:
         if not address_space_convertible(src.space, dst.space):
-            raise SemaError(f"{what} '{dst}' from '{src}' changes address space of pointer", node)
+            raise SemaError(conversion_message(what, src, dst, "space"), where)
         if src.const and not dst.const:
             return  # clang warns (-Wincompatible-pointer-types-discards-qualifiers)
         return
     if dst.is_pointer and src.is_scalar and src.is_integer and is_null_constant(node):
         return
     if dst.is_pointer and src.is_scalar and src.is_integer:  # clang: an error (-Wint-conversion)
-        raise SemaError(f"incompatible integer to pointer conversion {what} '{dst}' with an expression of "
-                        f"type '{src}'", node)
+        raise SemaError(conversion_message(what, src, dst, "int to pointer"), where, "-Wint-conversion")
     if dst.is_scalar and src.is_pointer and dst.is_integer:
         if dst.kind == "bool":
             return
-        raise SemaError(f"incompatible pointer to integer conversion {what} '{dst}' with an expression of "
-                        f"type '{src}'", node)
+        raise SemaError(conversion_message(what, src, dst, "pointer to int"), where, "-Wint-conversion")
     if dst.is_record and src is dst:
         return
-    raise SemaError(f"{what} '{dst}' from incompatible type '{src}'", node)
+    raise SemaError(conversion_message(what, src, dst), where)
 
 
 def is_null_constant(node) -> bool:

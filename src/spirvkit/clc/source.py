@@ -140,9 +140,13 @@ class Diagnostic:
     loc: SourceLocation | None
     notes: list[Note] = field(default_factory=list)
     option: str | None = None  # the -W flag that controls a warning, shown as [-Wname]
+    # The buffers the locations point into, when known: ``render(None)`` then still prints the
+    # source line and caret (compile_cl sets it on the warnings it hands back).
+    sources: "SourceManager | None" = field(default=None, compare=False, repr=False)
 
     def render(self, sources: SourceManager | None) -> str:
         suffix = f" [{self.option}]" if self.option else ""
+        sources = sources if sources is not None else self.sources
         parts = [_render_one(self.severity, self.message + suffix, self.loc, sources)]
         parts += [_render_one("note", n.message, n.loc, sources) for n in self.notes]
         return "\n".join(parts)
