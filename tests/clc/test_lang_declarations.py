@@ -25,6 +25,8 @@ S make_s(int a) { S s = {a, 1, 2}; return s; }
 void fill(int *a, int n) { for (int i = 0; i < n; i++) a[i] = i + 1; }
 int forward_declared(int);
 int forward_declared(int x) { return x + 100; }
+constant int4 SPLAT = (int4)(-2147483647 - 1);
+constant float4 FSPLAT = (float4)(3 - 5);
 """
 
 RUN = {
@@ -72,6 +74,8 @@ RUN = {
                         [5, 0, 1]),
     "switch_fallthrough_and_default": ("int r = 0; for (int i = 0; i < 4; i++) switch (i) { case 0: r += 1; case 1: r += 10;"
                                        "break; default: r += 100; } o[0] = r;", [221]),
+    "program_scope_vector_splat_constants": ("o[0] = SPLAT.w == INT_MIN; o[1] = (int)FSPLAT.z; o[2] = SPLAT.x + 1;",
+                                             [1, -2, -2147483647]),
     "do_while_and_continue": ("int s = 0, i = 0; do { i++; if (i % 2) continue; s += i; } while (i < 10); o[0] = s;", [30]),
 }
 

@@ -69,14 +69,7 @@ class InitializersMixin:
                 t, _ = self.types.declarator(node.to.type, scope)
             except SemaError:
                 return None
-            if t.is_scalar and t.is_integer and not t.is_bool:
-                v = int(v)
-                v &= (1 << t.bits) - 1
-                return v - (1 << t.bits) if t.signed and v >> (t.bits - 1) else v
-            if t.is_scalar and t.is_float:
-                from .codegen_expr import round_to_float
-                return round_to_float(float(v), t.bits)
-            return None
+            return _convert_scalar(v, t) if t.is_scalar else None
         if k == "TypeTrait":
             if self.f is None and not isinstance(node.arg, ast.TypeName):
                 return None
@@ -93,6 +86,23 @@ class InitializersMixin:
                     return struct.unpack(float_fmt, struct.pack(int_fmt, v & ((1 << bits) - 1)))[0]
             return None
         return None
+
+    def const_splat(self, node, t, scope):
+        """The element value of ``(vecN)(scalar)`` (a vector literal of one scalar, parsed as a
+        cast) as a constant of vector type ``t``, or None."""
+        inner = node
+        while isinstance(inner, ast.Paren):
+            inner = inner.expr
+        if not isinstance(inner, ast.Cast):
+            return None
+        try:
+            to, _ = self.types.declarator(inner.to.type, scope)
+        except SemaError:
+            return None
+        v = self.const_eval(inner.expr, scope)
+        if to != t or v is None:
+            return None
+        return _convert_scalar(v, t.elem)
 
     def try_const_int(self, node, scope):
         v = self.const_eval(node, scope)
@@ -233,6 +243,8 @@ class InitializersMixin:
                 raise SemaError("vector literal of constant vectors: not supported yet", init)
             return self.b.constant_composite(mt, [self.const(t.elem, v).id for v in vals])
         v = self.const_eval(init, scope)
+        if v is None and t.is_vector:
+            v = self.const_splat(init, t, scope)
         if v is None:
             if isinstance(init, ast.UnaryOp) and init.op == "&" and t.is_pointer:
                 return self.address_constant(init, t, scope)
@@ -351,6 +363,8 @@ class InitializersMixin:
         if t.is_vector:
             elems = init.elements if isinstance(init, ast.VectorLiteral) else [init]
             vals = [self.const_eval(e, scope) for e in elems]
+            if vals == [None]:
+                vals = [self.const_splat(init, t, scope)]
             if any(v is None for v in vals) or len(vals) not in (1, t.n):
                 raise SemaError("initializer element is not a compile-time constant", expr_start(init))
             vals = vals * t.n if len(vals) == 1 else vals
@@ -398,3 +412,16 @@ def _scalar_bytes(v, t) -> bytes:
     if isinstance(v, float):
         v = int(v) if math.isfinite(v) else 0  # (out-of-range float → int is undefined)
     return (int(v) & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
+
+
+def _convert_scalar(v, t):
+    """A constant converted to the scalar type ``t`` as an explicit cast does (integers wrap,
+    floats round to the type's precision); None for other types."""
+    if t.is_integer and not t.is_bool:
+        v = int(v)
+        v &= (1 << t.bits) - 1
+        return v - (1 << t.bits) if t.signed and v >> (t.bits - 1) else v
+    if t.is_float:
+        from .codegen_expr import round_to_float
+        return round_to_float(float(v), t.bits)
+    return None
