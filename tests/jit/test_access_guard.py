@@ -97,6 +97,20 @@ def test_a_value_shared_with_an_access_the_guard_gave_up_keeps_its_range_test(pr
     assert info.value.global_id == (0, 0, 0) and _untouched(whole, 16)
 
 
+def test_non_uniform_groups_and_global_offsets(program):
+    """The last group of 50 items in groups of 16 has 2; with an offset of 3 the ids run from 3
+    to 52: a buffer of 53 elements fits them all, 52 does not (only the last item faults)."""
+    k = program.kernel("shift1d")
+    for unchecked in (False, True):
+        whole, a = _buffer(53)
+        k(50, 16, a, 0, global_offset=(3,), unchecked=unchecked)
+        assert (a[3:] == np.arange(3, 53) + 1).all() and not a[:3].any() and _untouched(whole, 53)
+    whole, a = _buffer(52)
+    with pytest.raises(spirvkit.KernelFault) as info:
+        k(50, 16, a, 0, global_offset=(3,))
+    assert info.value.global_id == (52, 0, 0) and _untouched(whole, 52)
+
+
 def test_local_memory_corner_faults(program):
     k = program.kernel("local_corner")
     whole, out = _buffer(32)
