@@ -457,5 +457,6 @@ def new_guard(ml, spv_fn, fn_type, name: str, extra_types=()) -> tuple[AccessGua
 
 
 def wants_guards(ml) -> bool:
-    """Row guards pay off in the fast checked mode only (report mode re-runs one group)."""
-    return ml.checked and not ml.report_faults
+    """Group guards pay off in the fast checked mode only (report mode re-runs one group), and
+    only when the compile asks for them (see compiler.lower_kernel)."""
+    return ml.checked and not ml.report_faults and ml.guards

@@ -60,8 +60,10 @@ def check_kernel_module(module: Module) -> None:
 
 
 def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | None = None,
-                 report_faults: bool = False, local_size: tuple | None = None):
-    """The LLVM module (as text) and the kernel facts, before native compilation."""
+                 report_faults: bool = False, local_size: tuple | None = None, guards: bool = True):
+    """The LLVM module (as text) and the kernel facts, before native compilation. ``guards``:
+    give checked work-item loops their group guards (jit/access_guard.py), which cost compile
+    time (a second copy of the loops) and pay off on launches with many work-groups."""
     check_kernel_module(module)
     entry = module.entry_point(name)
     if entry is None or entry.execution_model != "Kernel":
@@ -69,6 +71,7 @@ def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | N
         raise SpirvkitError(f"no kernel named {name!r}; the module's kernels: {', '.join(kernels) or 'none'}")
     ml = ModuleLowering(module, target.target_data(), target.triple(), checked, spec_values, report_faults,
                         local_size, target.function_attributes())
+    ml.guards = guards
     kb = KernelBuilder(ml, entry.function)
     kb.build()
     return ml.llvm_text(), ml, kb

@@ -94,6 +94,7 @@ class ModuleLowering:
         self.local_size = tuple(local_size) if local_size else None
         self.checked = checked
         self.report_faults = report_faults   # call the fault recorder (else: raise a flag)
+        self.guards = True                    # group guards for checked loops (see lower_kernel)
         self.types = TypeTable(module, target_data, spec_values)
         self.constants = ConstantEvaluator(module, self.types, spec_values)
         self.llvm = ir.Module(name="spirvkit")
