@@ -594,7 +594,7 @@ def test_the_generator_covers_what_it_claims():
     """The strategy really produces the variety the properties rely on (a fixed sample)."""
     seen = set()
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
+    @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
     @given(valid_modules())
     def collect(case):
         text, env = case

@@ -120,6 +120,57 @@ NOTES: tuple[Note, ...] = (
          "Patch on the interface of a vertex, geometry or fragment entry point (Vulkan)",
          '> "The Patch decoration must not be used on variables in the interface of a vertex, geometry, or '
          "fragment shader stage's entry point.\" (vulkan-spirv-env.txt, Decorations; digest-vulkan-env §3 item 35)"),
+    Note("decorations.aliased", r"non-void",
+         "Aliased on a pointer to void",
+         '> "The Aliased Decoration can only be applied to intermediate objects that are pointers to non-void '
+         'types." (SPIR-V §2.16.1 Validation Rules, Decoration rules)'),
+    Note("memory.extracted-image", "",
+         "Image or sampler extracted from a composite and used in another block or by a non-image instruction",
+         '> "Instructions for extracting a scalar image or scalar sampler out of a composite must only use '
+         'dynamically-uniform indexes. They must be in the same block in which their Result <id> are consumed. '
+         'Such Result <id> must not appear as operands to OpPhi instructions or OpSelect instructions, or any '
+         'instructions other than the image instructions specified to operate on them." (SPIR-V §2.16.1 '
+         "Validation Rules, Data rules)"),
+    Note("image.operands", r"None is invalid",
+         "Image Operands mask None (no bit set)",
+         '> "If there are multiple following operands indicated, they are ordered: Those indicated by '
+         'smaller-numbered bits appear first. At least one bit must be set (None is invalid)." (SPIR-V §3.14 '
+         "Image Operands)"),
+    Note("image.operands", r"Lod or Grad",
+         "Explicit-lod sampling without a Lod or Grad operand",
+         '> "Image Operands encodes what operands follow, as per Image Operands. At least one operand setting '
+         'the level of detail must be present." (SPIR-V §3.32.10 OpImageSampleExplicitLod, and likewise '
+         "OpImageSampleDrefExplicitLod, OpImageSampleProjExplicitLod, OpImageSampleProjDrefExplicitLod and the "
+         "sparse forms)\n\nThe level-of-detail operands are Lod and Grad (§3.14)."),
+    Note("vulkan.extension", "",
+         "OpExtension naming a SPIR-V extension the Vulkan environment does not list (Vulkan)",
+         '> "The application can pass a SPIR-V module to vkCreateShaderModule that uses the following SPIR-V '
+         'extensions if one of the following conditions is met ..." (vulkan-spirv-env.txt, SPIR-V Extensions; '
+         "digest-vulkan-env §2 C3: \"an OpExtension must be listed\")\n\nThe table is empty in the project's text "
+         "dump; spirvkit's list is vk.xml's <spirvextensions> (src/spirvkit/validate/env.py). Whether the "
+         "corresponding Vulkan extension is enabled is device state and not checked."),
+    Note("opencl.group-cluster-size", "",
+         "ClusterSize on a non-uniform scan or reduction without GroupNonUniformClustered (OpenCL)",
+         '> "For the GroupNonUniformArithmetic scan and reduction instructions, the optional ClusterSize operand '
+         'must not be present." (OpenCL env NEW §5.2.17 cl_khr_subgroup_non_uniform_arithmetic)\n>\n> "When the '
+         'GroupNonUniformClustered capability is declared, the GroupNonUniformArithmetic scan and reduction '
+         'instructions may include the optional ClusterSize operand." (§5.2.20 cl_khr_subgroup_clustered_reduce)'),
+    Note("opencl.group-type", "",
+         "Group or subgroup instruction whose value type is outside the OpenCL type set",
+         '> "For the instructions OpGroupNonUniformLogicalAnd, OpGroupNonUniformLogicalOr, and '
+         'OpGroupNonUniformLogicalXor, the valid type for Value is OpTypeBool. Otherwise, for the '
+         'GroupNonUniformArithmetic scan and reduction instructions, valid types for Value are: Scalars of '
+         'supported types: OpTypeInt ... OpTypeFloat" (OpenCL env NEW §5.2.17); likewise scalars only for '
+         "OpGroupNonUniformShuffle/ShuffleXor (§5.2.18), the ShuffleRelative instructions (§5.2.19), "
+         "OpGroupNonUniformAllEqual (§5.2.15) and OpGroupNonUniformBroadcastFirst (§5.2.16); scalars or vectors "
+         "of 2, 3, 4, 8 or 16 components for OpGroupNonUniformBroadcast (§5.2.16).\n>\n> \"If the OpenCL "
+         'environment supports the extension cl_khr_subgroup_extended_types, then additional types are valid for '
+         'the following for Groups instructions with Scope for Execution equal to Subgroup: OpGroupBroadcast, '
+         'OpGroupIAdd, OpGroupFAdd ... For these instructions, valid types for Value are: Scalars of supported '
+         'types ... Additionally, for OpGroupBroadcast ... OpTypeVectors with 2, 3, 4, 8, or 16 Component Count '
+         'components" (§5.2.14)\n\nWithout it the SPIR-V text\'s types hold: "Result Type must be a 32-bit or '
+         '64-bit integer type or a 16, 32 or 64 float type scalar." (SPIR-V §3.32.21 OpGroupBroadcast; '
+         "OpGroupIAdd: \"a 32-bit or 64-bit integer type scalar\")"),
     Note("function.parameters", "",
          "Function (declaration) with fewer OpFunctionParameter instructions than its type has parameters",
          '> "The order of contiguous OpFunctionParameter instructions is the same order arguments will be '

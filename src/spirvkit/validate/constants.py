@@ -110,17 +110,19 @@ def _what(t) -> str:
 
 
 def _expected_types(ctx, t, n):
-    """The constituent types a composite of type ``t`` takes (None when unknown)."""
+    """The constituent types a composite of type ``t`` takes (None when unknown). A count other
+    than ``n`` is only reported, so such a list is cut at ``n + 1`` (a fuzzed array length of 2**32
+    must not allocate that many entries)."""
     w = t.words
     if t.opcode in (op.TypeVector, op.TypeMatrix):
-        return [w[2]] * w[3]
+        return [w[2]] * min(w[3], n + 1)
     if t.opcode == op.TypeStruct:
         return list(w[2:])
     if t.opcode == op.TypeArray:
         length = ctx.constant_value(w[3])
         if length is None or ctx.bit_width(ctx.type_of(w[3])) != 32:
             return None  # a spec-constant or 64-bit length: SPIRV-Tools does not evaluate it either
-        return [w[2]] * length
+        return [w[2]] * min(length, n + 1)
     return None
 
 

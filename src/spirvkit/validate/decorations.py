@@ -115,6 +115,12 @@ def _target_rules(ctx, inst, dec, d) -> None:
             fail("must be a memory object declaration")
         elif not ctx.is_pointer(d.type_id):
             fail("must be a pointer type")
+        elif dec == D.Aliased and ctx.type_opcode(ctx.pointer_info(d.type_id)[1]) == op.TypeVoid:
+            # U32: "The Aliased Decoration can only be applied to intermediate objects that are
+            # pointers to non-void types." (SPIR-V 2.16.1; 3.20 names variables as targets too.)
+            ctx.error("decorations.aliased", "SPIR-V 2.16.1",
+                      f"Aliased decoration on {ctx.name(d.result_id)}: it applies only to pointers to non-void types",
+                      inst)
         elif dec in (D.NonWritable, D.NonReadable) and not _writable_target_ok(ctx, d):
             ctx.error("decorations.target", SEC_DEC,
                       f"Target of {D.name(dec)} decoration is invalid: must point to a storage image, uniform "
@@ -152,6 +158,8 @@ def _target_rules(ctx, inst, dec, d) -> None:
                       "OpenCL env 2.37, SPIR-V 3.16" if ctx.env.is_opencl else "SPIR-V 3.16",
                       f"FPRoundingMode decoration on target <id> {ctx.name(d.result_id)} must be the result of "
                       f"OpConvertFToU, OpConvertFToS, OpConvertSToF, OpConvertUToF or OpFConvert", inst)
+    elif dec == D.FPRoundingMode:
+        _fp_rounding_mode_shader(ctx, inst, d)
     elif dec == D.Alignment:
         # SPIR-V 3.20: "Apply to a pointer." (SPIRV-Tools does not check the target.)
         if d.type_id is None or not ctx.is_pointer(d.type_id):
@@ -159,6 +167,53 @@ def _target_rules(ctx, inst, dec, d) -> None:
     elif dec == D.SaturatedConversion:
         if opc not in _SATURATING:
             fail("must be the result of a conversion instruction")
+
+
+_ROUNDING_STORAGE = frozenset({op.SC.StorageBuffer, op.SC.Uniform, op.SC.PushConstant, op.SC.Input, op.SC.Output,
+                               getattr(op.SC, "PhysicalStorageBuffer", -1)})
+
+
+def _fp_rounding_mode_shader(ctx, inst, d) -> None:
+    """FPRoundingMode in a Shader module, as SPV_KHR_16bit_storage defines it and the Vulkan
+    environment requires (Vulkan env 3.36: "only ... for the floating-point conversion instructions
+    as described in the SPV_KHR_16bit_storage SPIR-V extension"): on an OpFConvert whose result is
+    used only as the Object of OpStores through pointers to 16-bit float scalars or vectors in
+    StorageBuffer, PhysicalStorageBuffer, Uniform, PushConstant, Input or Output storage."""
+    rule, section = (("vulkan.fp-rounding-mode", "Vulkan env 3.36") if ctx.env.is_vulkan
+                     else ("decorations.fp-rounding-mode", "SPIR-V 3.16; SPV_KHR_16bit_storage"))
+    value = d.result_id
+
+    def fail(what):
+        ctx.error(rule, section, f"FPRoundingMode decoration on {ctx.name(value)}: {what}", inst)
+
+    if d.opcode != op.FConvert:
+        return fail("it can be applied only to a width-only conversion of a floating-point value (OpFConvert)")
+    for use in _uses(ctx, value):
+        if use.opcode == op.FConvert or use.opcode in _ANNOTATIONS or use.opcode in op.DEBUG_OPCODES \
+                or (use.opcode in op.EXT_INSTS and ctx.ext_imports.get(use.words[3], "").startswith("NonSemantic.")):
+            continue
+        if use.opcode != op.Store or use.words[2] != value or use.words[1] == value:
+            return fail("it can be applied only to the Object operand of an OpStore")
+        info = ctx.pointer_info(ctx.type_of(use.words[1]))
+        if info is None or info[1] is None:
+            continue  # a bad pointer is the store's own error
+        if not (ctx.is_float_scalar_or_vector(info[1]) and ctx.bit_width(info[1]) == 16):
+            return fail("it can be applied only to the Object operand of an OpStore through a pointer to a 16-bit "
+                        "floating-point scalar or vector")
+        if info[0] not in _ROUNDING_STORAGE:
+            return fail("it can be applied only to the Object operand of an OpStore in the StorageBuffer, "
+                        "PhysicalStorageBuffer, Uniform, PushConstant, Input or Output storage class")
+
+
+def _uses(ctx, value):
+    index = getattr(ctx, "_uses_index", None)
+    if index is None:
+        index = {}
+        for i in ctx.insts:
+            for v in ctx.id_operands(i):
+                index.setdefault(v, []).append(i)
+        ctx._uses_index = index
+    return index.get(value, ())
 
 
 def _writable_target_ok(ctx, d) -> bool:
@@ -201,6 +256,10 @@ def _member_decorate(ctx, inst) -> None:
         return
     count = len(t.words) - 2
     dec = inst.words[3]
+    if dec == D.Aliased:
+        # U32: Aliased applies to objects (pointers to non-void types), never to structure members.
+        ctx.error("decorations.aliased", "SPIR-V 2.16.1", "Aliased cannot be applied to structure members", inst)
+        return
     if dec in _NOT_ON_MEMBERS:
         ctx.error("decorations.member-target", SEC_DEC, f"{D.name(dec)} cannot be applied to structure members", inst)
         return

@@ -218,3 +218,48 @@ _VULKAN_TABLES = {
 
 def vulkan_capability_allowed(env: TargetEnv, cap: str) -> bool:
     return cap in _VULKAN_TABLES[env.api_version]
+
+
+# -- Vulkan SPIR-V extensions (digest-vulkan-env.md §2 C3) ---------------------------------------------
+# "The application can pass a SPIR-V module to vkCreateShaderModule that uses the following SPIR-V
+# extensions if ..." (Vulkan appendix "SPIR-V Extensions"; the table is empty in the project's text
+# dump). The list is vk.xml's <spirvextensions> (Vulkan-Docs), plus the entries later vk.xml revisions
+# added; whether the corresponding Vulkan extension is enabled (or its core version supported) is
+# device state, so only the listing is checked.
+VULKAN_SPIRV_EXTENSIONS = frozenset({
+    "SPV_KHR_variable_pointers", "SPV_AMD_shader_explicit_vertex_parameter", "SPV_AMD_gcn_shader",
+    "SPV_AMD_gpu_shader_half_float", "SPV_AMD_gpu_shader_int16", "SPV_AMD_shader_ballot",
+    "SPV_AMD_shader_fragment_mask", "SPV_AMD_shader_image_load_store_lod", "SPV_AMD_shader_trinary_minmax",
+    "SPV_AMD_texture_gather_bias_lod", "SPV_AMD_shader_early_and_late_fragment_tests",
+    "SPV_KHR_shader_draw_parameters", "SPV_KHR_8bit_storage", "SPV_KHR_16bit_storage", "SPV_KHR_shader_clock",
+    "SPV_KHR_float_controls", "SPV_KHR_storage_buffer_storage_class", "SPV_KHR_post_depth_coverage",
+    "SPV_EXT_shader_stencil_export", "SPV_KHR_shader_ballot", "SPV_KHR_subgroup_vote",
+    "SPV_NV_sample_mask_override_coverage", "SPV_NV_geometry_shader_passthrough", "SPV_NV_mesh_shader",
+    "SPV_NV_viewport_array2", "SPV_NV_shader_subgroup_partitioned", "SPV_NV_shader_invocation_reorder",
+    "SPV_EXT_shader_viewport_index_layer", "SPV_NVX_multiview_per_view_attributes", "SPV_EXT_descriptor_indexing",
+    "SPV_KHR_vulkan_memory_model", "SPV_NV_compute_shader_derivatives", "SPV_NV_fragment_shader_barycentric",
+    "SPV_NV_shader_image_footprint", "SPV_NV_shading_rate", "SPV_NV_ray_tracing", "SPV_KHR_ray_tracing",
+    "SPV_KHR_ray_query", "SPV_KHR_ray_cull_mask", "SPV_GOOGLE_hlsl_functionality1", "SPV_GOOGLE_user_type",
+    "SPV_GOOGLE_decorate_string", "SPV_EXT_fragment_invocation_density", "SPV_KHR_physical_storage_buffer",
+    "SPV_EXT_physical_storage_buffer", "SPV_NV_cooperative_matrix", "SPV_NV_shader_sm_builtins",
+    "SPV_EXT_fragment_shader_interlock", "SPV_EXT_demote_to_helper_invocation", "SPV_KHR_fragment_shading_rate",
+    "SPV_KHR_non_semantic_info", "SPV_EXT_shader_image_int64", "SPV_KHR_terminate_invocation",
+    "SPV_KHR_multiview", "SPV_KHR_workgroup_memory_explicit_layout", "SPV_EXT_shader_atomic_float_add",
+    "SPV_KHR_fragment_shader_barycentric", "SPV_KHR_subgroup_uniform_control_flow",
+    "SPV_EXT_shader_atomic_float_min_max", "SPV_EXT_shader_atomic_float16_add", "SPV_EXT_fragment_fully_covered",
+    "SPV_KHR_integer_dot_product", "SPV_INTEL_shader_integer_functions2", "SPV_KHR_device_group",
+    "SPV_QCOM_image_processing", "SPV_EXT_mesh_shader", "SPV_KHR_ray_tracing_position_fetch",
+    "SPV_EXT_shader_tile_image", "SPV_EXT_opacity_micromap", "SPV_KHR_cooperative_matrix",
+    # added by later vk.xml revisions
+    "SPV_KHR_maximal_reconvergence", "SPV_KHR_subgroup_rotate", "SPV_KHR_expect_assume", "SPV_KHR_float_controls2",
+    "SPV_KHR_quad_control", "SPV_NV_raw_access_chains", "SPV_KHR_compute_shader_derivatives",
+    "SPV_KHR_relaxed_extended_instruction", "SPV_NV_shader_atomic_fp16_vector", "SPV_EXT_replicated_composites",
+    "SPV_KHR_untyped_pointers", "SPV_NV_cooperative_matrix2", "SPV_NV_tensor_addressing",
+    "SPV_NV_linear_swept_spheres", "SPV_NV_cluster_acceleration_structure", "SPV_AMDX_shader_enqueue",
+    "SPV_ARM_core_builtins", "SPV_HUAWEI_cluster_culling_shader", "SPV_HUAWEI_subpass_shading",
+    "SPV_QCOM_image_processing2", "SPV_QCOM_tile_shading", "SPV_NV_displacement_micromap",
+    "SPV_NV_ray_tracing_motion_blur", "SPV_KHR_bfloat16", "SPV_EXT_float8", "SPV_ARM_cooperative_matrix_layouts",
+    "SPV_ARM_tensors", "SPV_ARM_graph", "SPV_EXT_shader_invocation_reorder",
+    "SPV_EXT_descriptor_heap", "SPV_EXT_shader_64bit_indexing", "SPV_KHR_fma", "SPV_NV_push_constant_bank",
+    "SPV_QCOM_cooperative_matrix_conversion", "SPV_EXT_long_vector", "SPV_VALVE_mixed_float_dot_product",
+})

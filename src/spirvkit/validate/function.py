@@ -43,6 +43,7 @@ def check(ctx) -> None:
         _call(ctx, inst)
     _entry_points(ctx)
     _execution_modes(ctx)
+    _execution_mode_exclusivity(ctx)
     _linkage(ctx)
     if ctx.env.api != "universal":
         _no_recursion(ctx)
@@ -204,6 +205,49 @@ def _execution_modes(ctx) -> None:
         if n > limit:
             ctx.error("limits.execution-modes", "SPIR-V 2.17",
                       f"Entry point {ctx.name(target)} has {n} execution modes; the limit is {limit}.")
+
+
+_TESSELLATION = ("TessellationControl", "TessellationEvaluation")
+# S3 (SPIR-V 2.16.2, "Entry point and execution model"; the bullets the 1.0 text dump lost, as
+# digest-spirv.md gives them): (execution models, mutually exclusive modes, exactly one required).
+_EXCLUSIVE_MODES = (
+    (("Fragment",), ("OriginUpperLeft", "OriginLowerLeft"), True),
+    (("Fragment",), ("DepthGreater", "DepthLess", "DepthUnchanged"), False),
+    (_TESSELLATION, ("SpacingEqual", "SpacingFractionalEven", "SpacingFractionalOdd"), False),
+    (_TESSELLATION, ("Triangles", "Quads", "Isolines"), False),
+    (_TESSELLATION, ("VertexOrderCw", "VertexOrderCcw"), False),
+    (("Geometry",), ("InputPoints", "InputLines", "InputLinesAdjacency", "Triangles", "InputTrianglesAdjacency"),
+     True),
+    (("Geometry",), ("OutputPoints", "OutputLineStrip", "OutputTriangleStrip"), True),
+)
+
+
+def _execution_mode_exclusivity(ctx) -> None:
+    """S3: a Fragment entry point sets exactly one of OriginUpperLeft/OriginLowerLeft and at most
+    one of DepthGreater/DepthLess/DepthUnchanged; a tessellation entry point at most one spacing,
+    one primitive and one vertex-order mode; a Geometry entry point exactly one input primitive and
+    one output primitive mode. (A Vulkan fragment entry point without an origin is
+    ``vulkan.origin``'s: Vulkan requires OriginUpperLeft in particular.)"""
+    entries = ctx.instructions_of((op.EntryPoint,))
+    if not entries:
+        return
+    modes: dict[int, set[str]] = {}
+    for inst in ctx.instructions_of((op.ExecutionMode, op.ExecutionModeId)):
+        modes.setdefault(inst.words[1], set()).add(op.EXEC_MODE.name(inst.words[2]))
+    for inst in entries:
+        model = op.EXEC_MODEL.name(inst.words[1])
+        declared = modes.get(inst.words[2], set())
+        for models, group, exactly_one in _EXCLUSIVE_MODES:
+            if model not in models:
+                continue
+            n = len(declared.intersection(group))
+            if n > 1 or (exactly_one and n == 0 and not (ctx.env.is_vulkan and model == "Fragment")):
+                names = ", ".join(group[:-1]) + " or " + group[-1]
+                ctx.error("function.execution-mode-exclusive", "SPIR-V 2.16.2",
+                          f"{model} entry point {ctx.name(inst.words[2])} must set "
+                          f"{'exactly' if exactly_one else 'at most'} one of the {names} execution modes "
+                          f"({n} set)", inst)
+                return
 
 
 def _mode_takes_ids(ctx, value) -> bool:

@@ -1,6 +1,8 @@
 """Image instructions (SPIR-V 3.32.10), the operand-type rules every environment shares: the
 image operand's type, result types of reads, samples, fetches and queries, coordinate types,
-OpSampledImage and OpImage. (The OpenCL and Vulkan image rules are in ``opencl``/``vulkan``.)"""
+OpSampledImage and OpImage; and the Image Operands mask (SPIR-V 3.14): which instruction takes
+which operand, each operand's type, and the image shapes (Dim, MS) an operand needs. (The OpenCL
+and Vulkan image rules are in ``opencl``/``vulkan``.)"""
 
 from __future__ import annotations
 
@@ -161,7 +163,179 @@ for _n in ("ImageQuerySize", "ImageQuerySizeLod", "ImageQueryLevels", "ImageQuer
     _CHECKS[getattr(op, _n)] = _query
 
 
+# -- Image Operands (SPIR-V 3.14) -------------------------------------------------------------------
+
+SEC_OPERANDS = "SPIR-V 3.14"
+_BIAS, _LOD, _GRAD, _CONST_OFFSET, _OFFSET, _CONST_OFFSETS, _SAMPLE, _MIN_LOD = (
+    0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80)
+_MAKE_AVAILABLE, _MAKE_VISIBLE, _NON_PRIVATE, _SIGN_EXTEND, _ZERO_EXTEND = 0x100, 0x200, 0x400, 0x1000, 0x2000
+_IMAGE_OPS = {d.opcode: d.opname for d in op._g.instructions.values() if d.klass == "Image"}
+_IMPLICIT_LOD = frozenset(o for o, n in _IMAGE_OPS.items() if n.endswith("ImplicitLod"))
+_EXPLICIT_LOD = frozenset(o for o, n in _IMAGE_OPS.items() if n.endswith("ExplicitLod"))
+_GATHERS = frozenset(getattr(op, n) for n in ("ImageGather", "ImageDrefGather", "ImageSparseGather",
+                                             "ImageSparseDrefGather"))
+_READS = frozenset({op.ImageRead, op.ImageSparseRead})
+# Where the image is: the Sampled Image of samples and gathers, the Image of reads and fetches,
+# OpImageWrite's first operand.
+_IMAGE_WORD = {**{o: (3, True) for o in _SAMPLING}, **{o: (3, False) for o in (*_FETCHES, *_READS)},
+               op.ImageWrite: (1, False)}
+
+def _plane_size(dim: int) -> int:
+    """Components of (u[, v][, w]) for an image Dim: the size offsets and gradients have."""
+    name = op.DIM.name(dim)
+    return {"1D": 1, "Buffer": 1, "3D": 3, "Cube": 3}.get(name, 2)
+
+
+def _operand_ids(ctx, inst, index, mask) -> dict[int, list[int]] | None:
+    """The ids following the mask, by mask bit (bits in increasing order, each with the number
+    of operands the grammar gives it); None if the words do not match the mask."""
+    kind = ctx.grammar.operand_kinds["ImageOperands"]
+    words = inst.words
+    pos = inst.operands[index].offset + 1
+    out = {}
+    bit = 1
+    while bit <= mask:
+        if mask & bit:
+            e = kind.by_value.get(bit)
+            n = len(e.parameters) if e is not None else 0
+            if pos + n > len(words):
+                return None
+            out[bit] = words[pos:pos + n]
+            pos += n
+        bit <<= 1
+    return out
+
+
+def _image_operands(ctx, inst) -> None:
+    index = next((i for i, o in enumerate(inst.operands) if o.kind == "ImageOperands"), None)
+    if index is None:
+        return
+    where = _IMAGE_WORD.get(inst.opcode)
+    if where is None:
+        return
+    opc = inst.opcode
+    name = inst.opname[2:]
+    mask = inst.words[inst.operands[index].offset]
+
+    def fail(message):
+        ctx.error("image.operands", SEC_OPERANDS, f"{message}: {name}", inst)
+
+    if mask == 0:
+        fail("Image Operands must have at least one bit set (None is invalid)")
+        return
+    ids = _operand_ids(ctx, inst, index, mask)
+    image = _image_of(ctx, inst.words[where[0]], sampled=where[1])
+    if ids is None or image is None:
+        return  # malformed operands and image types are reported by the decoder and _CHECKS
+    dim, ms = image.words[3], image.words[6]
+    opencl_lod = ctx.env.is_opencl and opc in (*_READS, op.ImageWrite)  # cl_khr_mipmap_image(_writes)
+    amd_gather = opc in _GATHERS and "SPV_AMD_texture_gather_bias_lod" in ctx.extensions
+    if opc in _EXPLICIT_LOD and not mask & (_LOD | _GRAD):
+        fail("Image Operands must include Lod or Grad: at least one operand setting the level of detail must be "
+             "present")
+        return
+    if mask & _BIAS:
+        if opc not in _IMPLICIT_LOD and not amd_gather:
+            return fail("Image Operand Bias can only be used with implicit-lod instructions")
+        if not ctx.is_float_scalar(ctx.type_of(ids[_BIAS][0])):
+            return fail("Expected Image Operand Bias to be a floating-point type scalar")
+        if not _lod_shape_ok(dim, ms):
+            return fail("Image Operand Bias requires an image with Dim 1D, 2D, 3D or Cube and MS 0")
+    if mask & _LOD:
+        fetch = opc in _FETCHES or opencl_lod
+        if opc not in _EXPLICIT_LOD and not fetch and not amd_gather:
+            return fail("Image Operand Lod can only be used with explicit-lod instructions and OpImageFetch")
+        if mask & _GRAD:
+            return fail("Image Operand bits Lod and Grad cannot be set at the same time")
+        lod = ctx.type_of(ids[_LOD][0])
+        if fetch and not ctx.is_int_scalar(lod):
+            return fail("Expected Image Operand Lod to be an integer type scalar when used with a fetch or read")
+        if not fetch and not ctx.is_float_scalar(lod):
+            return fail("Expected Image Operand Lod to be a floating-point type scalar when used with a sampling "
+                        "operation")
+        if not _lod_shape_ok(dim, ms):
+            return fail("Image Operand Lod requires an image with Dim 1D, 2D, 3D or Cube and MS 0")
+    if mask & _GRAD:
+        if opc not in _EXPLICIT_LOD:
+            return fail("Image Operand Grad can only be used with explicit-lod instructions")
+        size = _plane_size(dim)
+        for d in ids[_GRAD]:
+            t = ctx.type_of(d)
+            if not ctx.is_float_scalar_or_vector(t):
+                return fail("Expected both Image Operand Grad ids to be floating-point scalars or vectors")
+            if ctx.dimension(t) != size:
+                return fail(f"Expected Image Operand Grad dx and dy to have {size} components, but given "
+                            f"{ctx.dimension(t)}")
+        if ms:
+            return fail("Image Operand Grad requires an image with MS 0")
+    for bit, label in ((_CONST_OFFSET, "ConstOffset"), (_OFFSET, "Offset")):
+        if not mask & bit:
+            continue
+        value = ids[bit][0]
+        t = ctx.type_of(value)
+        if dim == op.DIM.Cube:
+            return fail(f"Image Operand {label} cannot be used with Cube Image 'Dim'")
+        if bit == _CONST_OFFSET and not ctx.is_constant_instruction(value):
+            return fail("Expected Image Operand ConstOffset to be an <id> of a constant instruction")
+        if not ctx.is_int_scalar_or_vector(t):
+            return fail(f"Expected Image Operand {label} to be an integer scalar or vector")
+        if ctx.dimension(t) != _plane_size(dim):
+            return fail(f"Expected Image Operand {label} to have {_plane_size(dim)} components, but given "
+                        f"{ctx.dimension(t)}")
+    if mask & _CONST_OFFSETS:
+        if opc not in _GATHERS:
+            return fail("Image Operand ConstOffsets can only be used with OpImageGather and OpImageDrefGather")
+        if dim == op.DIM.Cube:
+            return fail("Image Operand ConstOffsets cannot be used with Cube Image 'Dim'")
+        value = ids[_CONST_OFFSETS][0]
+        if not ctx.is_constant_instruction(value) or not _four_int_pairs(ctx, ctx.type_of(value)):
+            return fail("Expected Image Operand ConstOffsets to be an <id> of a constant array of four vectors of "
+                        "two integer components")
+    if mask & _SAMPLE:
+        if opc not in (*_FETCHES, *_READS, op.ImageWrite):
+            return fail("Image Operand Sample can only be used with OpImageFetch, OpImageRead, OpImageWrite, "
+                        "OpImageSparseFetch and OpImageSparseRead")
+        if not ms:
+            return fail("Image Operand Sample requires non-zero 'MS' parameter")
+        if not ctx.is_int_scalar(ctx.type_of(ids[_SAMPLE][0])):
+            return fail("Expected Image Operand Sample to be an integer type scalar")
+    if mask & _MIN_LOD:
+        if opc not in _IMPLICIT_LOD and not mask & _GRAD:
+            return fail("Image Operand MinLod can only be used with implicit-lod instructions or together with "
+                        "Image Operand Grad")
+        if not ctx.is_float_scalar(ctx.type_of(ids[_MIN_LOD][0])):
+            return fail("Expected Image Operand MinLod to be a floating-point type scalar")
+        if not _lod_shape_ok(dim, ms):
+            return fail("Image Operand MinLod requires an image with Dim 1D, 2D, 3D or Cube and MS 0")
+    if mask & _MAKE_AVAILABLE and (opc != op.ImageWrite or not mask & _NON_PRIVATE):
+        return fail("Image Operand MakeTexelAvailable can only be used with OpImageWrite, together with "
+                    "NonPrivateTexel")
+    if mask & _MAKE_VISIBLE and (opc == op.ImageWrite or not mask & _NON_PRIVATE):
+        return fail("Image Operand MakeTexelVisible cannot be used with OpImageWrite, and needs NonPrivateTexel")
+    if mask & _SIGN_EXTEND and mask & _ZERO_EXTEND:
+        return fail("Image Operands SignExtend and ZeroExtend cannot both be set")
+
+
+def _lod_shape_ok(dim, ms) -> bool:
+    """Bias, Lod and MinLod: "This can only be used with an OpTypeImage that has a Dim operand of
+    1D, 2D, 3D, or Cube, and the MS operand must be 0." (SPIR-V 3.14)"""
+    return op.DIM.name(dim) in ("1D", "2D", "3D", "Cube") and ms == 0
+
+
+def _four_int_pairs(ctx, t) -> bool:
+    arr = ctx.type_inst(t)
+    if arr is None or arr.opcode != op.TypeArray or ctx.constant_value(arr.words[3]) != 4:
+        return False
+    v = arr.words[2]
+    return ctx.is_int_vector(v) and ctx.dimension(v) == 2
+
+
+_OPERAND_USERS = tuple(_IMAGE_WORD)
+
+
 def check(ctx) -> None:
     checks = _CHECKS
     for inst in ctx.instructions_of(checks):
         checks[inst.opcode](ctx, inst)
+    for inst in ctx.instructions_of(_OPERAND_USERS):
+        _image_operands(ctx, inst)

@@ -62,27 +62,52 @@ def check(ctx) -> None:
                 ctx.error("debug.source-file", "SPIR-V 3.32.2", "OpSource File <id> must be an OpString", inst)
 
 
+_OPAQUE_EXTRACTED = frozenset({op.TypeImage, op.TypeSampler})
+# The instructions that operate on images and samplers (OpSampledImage, OpImage*, ...).
+_IMAGE_INSTRUCTIONS = frozenset(d.opcode for d in op._g.instructions.values() if d.klass == "Image")
+
+
 def check_sampled_image_uses(ctx) -> None:
-    """U30: an OpSampledImage result is used only in its own block, never by OpPhi/OpSelect."""
+    """U30: an OpSampledImage result is used only in its own block, never by OpPhi/OpSelect.
+    U31: an image or sampler extracted from a composite (OpCompositeExtract, whose literal indexes
+    are always dynamically uniform) is used only in its own block and only by image instructions
+    (so never by OpPhi/OpSelect)."""
+    block_of, extracted = {}, {}
+    for inst in ctx.instructions_of((op.SampledImage, op.CompositeExtract)):
+        rid = inst.words[2]
+        if inst.opcode == op.SampledImage:
+            block_of[rid] = ctx.block_of_id.get(rid)
+        elif ctx.type_opcode(inst.words[1]) in _OPAQUE_EXTRACTED:
+            extracted[rid] = ctx.block_of_id.get(rid)
+    if not block_of and not extracted:
+        return
     for func in ctx.functions:
-        block_of = {}
-        for b in func.blocks:
-            for inst in b.instructions:
-                if inst.opcode == op.SampledImage:
-                    block_of[inst.words[2]] = b.id
-        if not block_of:
-            continue
         for b in func.blocks:
             for inst in b.instructions:
                 for v in ctx.id_operands(inst):
-                    if v not in block_of:
-                        continue
-                    if block_of[v] != b.id or inst.opcode in (op.Phi, op.Select):
-                        ctx.error("memory.sampled-image", "SPIR-V 2.16.1",
-                                  f"All OpSampledImage instructions must be in the same block in which their Result "
-                                  f"<id> are consumed (and never by OpPhi or OpSelect). OpSampledImage Result Type <id> "
-                                  f"{ctx.name(v)} has a consumer in a different basic block.", inst)
+                    if v in block_of:
+                        if block_of[v] != b.id or inst.opcode in (op.Phi, op.Select):
+                            ctx.error("memory.sampled-image", "SPIR-V 2.16.1",
+                                      f"All OpSampledImage instructions must be in the same block in which their "
+                                      f"Result <id> are consumed (and never by OpPhi or OpSelect). OpSampledImage "
+                                      f"Result Type <id> {ctx.name(v)} has a consumer in a different basic block.",
+                                      inst)
+                            return
+                    elif v in extracted and not _extracted_use_ok(ctx, inst, b.id, extracted[v]):
+                        why = (f"it is consumed in block {ctx.name(b.id)}, not in the block that extracts it"
+                               if b.id != extracted[v] else f"{inst.opname} is not an image instruction")
+                        ctx.error("memory.extracted-image", "SPIR-V 2.16.1",
+                                  f"An image or sampler extracted from a composite must be consumed in the same "
+                                  f"block, only by image instructions (never by OpPhi or OpSelect): {ctx.name(v)}: "
+                                  f"{why}", inst)
                         return
+
+
+def _extracted_use_ok(ctx, inst, block, defining_block) -> bool:
+    if inst.opcode in op.EXT_INSTS and ctx.ext_imports.get(inst.words[3], "").startswith(
+            ("NonSemantic.", "OpenCL.DebugInfo", "DebugInfo")):
+        return True  # debug information describes the value, it does not consume it
+    return block == defining_block and inst.opcode in _IMAGE_INSTRUCTIONS
 
 
 def _member_name(ctx, inst) -> None:

@@ -47,6 +47,7 @@ def check(ctx) -> None:
         elif inst.opcode == op.Variable:
             _variable(ctx, inst)
     _scopes(ctx)
+    _group_types(ctx)
 
 
 def _models(ctx) -> None:
@@ -335,6 +336,92 @@ def _order(ctx, inst, value, is_atomic, is_barrier) -> None:
         if (is_atomic or is_barrier) and order not in allowed:
             _fail(ctx, inst, "opencl.memory-order", "OpenCL env 2.28",
                   f"memory order {order} is not supported by the device (options.atomic_orders/fence_orders)")
+
+
+def _op(name) -> int:
+    return getattr(op, name, -1)
+
+
+# digest rules 39 and 41 (OpenCL env NEW 5.2.14-5.2.20, 5.2.27): the Value/X types of the subgroup
+# and uniform group instructions, and ClusterSize only with GroupNonUniformClustered.
+_NU_SCALAR = frozenset(_op(n) for n in ("GroupNonUniformShuffle", "GroupNonUniformShuffleXor",
+                                        "GroupNonUniformShuffleUp", "GroupNonUniformShuffleDown",
+                                        "GroupNonUniformAllEqual", "GroupNonUniformBroadcastFirst"))
+_NU_BROADCAST = _op("GroupNonUniformBroadcast")
+_NU_LOGICAL = frozenset(_op(n) for n in ("GroupNonUniformLogicalAnd", "GroupNonUniformLogicalOr",
+                                         "GroupNonUniformLogicalXor"))
+_NU_ARITHMETIC = frozenset(_op("GroupNonUniform" + n) for n in (
+    "IAdd", "FAdd", "IMul", "FMul", "SMin", "UMin", "FMin", "SMax", "UMax", "FMax", "BitwiseAnd", "BitwiseOr",
+    "BitwiseXor")) | _NU_LOGICAL
+_GROUP_TYPED = frozenset({op.GroupIAdd, op.GroupFAdd, op.GroupSMin, op.GroupUMin, op.GroupFMin, op.GroupSMax,
+                          op.GroupUMax, op.GroupFMax})
+_UNIFORM_LOGICAL = frozenset(_op(n) for n in ("GroupLogicalAndKHR", "GroupLogicalOrKHR", "GroupLogicalXorKHR"))
+_UNIFORM_ARITHMETIC = frozenset(_op(n) for n in ("GroupIMulKHR", "GroupFMulKHR", "GroupBitwiseAndKHR",
+                                                 "GroupBitwiseOrKHR", "GroupBitwiseXorKHR")) | _UNIFORM_LOGICAL
+_GROUP_TYPE_OPCODES = tuple(o for o in (*_NU_SCALAR, _NU_BROADCAST, *_NU_ARITHMETIC, op.GroupBroadcast, *_GROUP_TYPED,
+                                        *_UNIFORM_ARITHMETIC) if o >= 0)
+_VECTOR_SIZES = frozenset({2, 3, 4, 8, 16})
+
+
+def _group_types(ctx) -> None:
+    extended = "cl_khr_subgroup_extended_types" in ctx.options.extensions
+    clustered = ctx.has_capability("GroupNonUniformClustered")
+    for inst in ctx.instructions_of(_GROUP_TYPE_OPCODES):
+        opc, w = inst.opcode, inst.words
+        name = inst.opname
+        if opc in _NU_ARITHMETIC:
+            if len(w) > 6 and not clustered:
+                ctx.error("opencl.group-cluster-size", "OpenCL env 2.39",
+                          f"{name}: the optional ClusterSize operand must not be present unless the "
+                          f"GroupNonUniformClustered capability is declared", inst)
+                return
+            ok = _bool_scalar(ctx, w[5]) if opc in _NU_LOGICAL else _numeric_scalar(ctx, w[5])
+            section = "OpenCL env 2.39"
+            want = "OpTypeBool" if opc in _NU_LOGICAL else "an integer or floating-point scalar"
+        elif opc in _NU_SCALAR:
+            ok, section, want = _numeric_scalar(ctx, w[4]), "OpenCL env 2.41", "an integer or floating-point scalar"
+        elif opc == _NU_BROADCAST:
+            ok, section = _numeric_scalar_or_vector(ctx, w[4]), "OpenCL env 2.41"
+            want = "an integer or floating-point scalar, or a vector of 2, 3, 4, 8 or 16 of them"
+        elif opc in _UNIFORM_ARITHMETIC:
+            ok = _bool_scalar(ctx, w[5]) if opc in _UNIFORM_LOGICAL else _numeric_scalar(ctx, w[5], (32, 64))
+            section = "OpenCL env 2.41"
+            want = "OpTypeBool" if opc in _UNIFORM_LOGICAL else "a 32- or 64-bit integer or a floating-point scalar"
+        else:  # OpGroupBroadcast and the OpGroup* reductions: cl_khr_subgroup_extended_types at Subgroup scope
+            ext = extended and ctx.constant_value(w[3]) == S.Subgroup
+            value = w[4] if opc == op.GroupBroadcast else w[5]
+            widths = None if ext else (32, 64)
+            ok = _numeric_scalar(ctx, value, widths) or (
+                ext and opc == op.GroupBroadcast and _numeric_scalar_or_vector(ctx, value))
+            section = "OpenCL env 2.41"
+            want = ("an integer or floating-point scalar" + (", or a vector of 2, 3, 4, 8 or 16 of them"
+                                                               if opc == op.GroupBroadcast else "")
+                    if ext else "a 32- or 64-bit integer or a floating-point scalar (more types need "
+                                "cl_khr_subgroup_extended_types and Subgroup scope)")
+        if not ok:
+            ctx.error("opencl.group-type", section,
+                      f"{name}: in the OpenCL environment the value operand must be {want}", inst)
+            return
+
+
+def _numeric_scalar(ctx, value, int_widths=None) -> bool:
+    """An OpTypeInt (of ``int_widths``, when given) or OpTypeFloat scalar value."""
+    t = ctx.type_of(value)
+    f = ctx.facts(t)
+    if f[0] == op.TypeFloat:
+        return True
+    return f[0] == op.TypeInt and (int_widths is None or f[4] in int_widths)
+
+
+def _numeric_scalar_or_vector(ctx, value) -> bool:
+    f = ctx.facts(ctx.type_of(value))
+    if f[0] in (op.TypeInt, op.TypeFloat):
+        return True
+    return f[0] == op.TypeVector and f[2] in (op.TypeInt, op.TypeFloat) and f[3] in _VECTOR_SIZES
+
+
+def _bool_scalar(ctx, value) -> bool:
+    return ctx.is_bool_scalar(ctx.type_of(value))
 
 
 def _float_param_ok(ctx, width) -> bool:

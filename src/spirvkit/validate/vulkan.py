@@ -28,6 +28,7 @@ def check(ctx) -> None:
     if not ctx.env.is_vulkan:
         return
     _addressing(ctx)
+    _extensions(ctx)
     for inst in ctx.insts:
         if inst.opcode == op.TypePointer and inst.words[2] not in _ALLOWED_CLASSES:
             ctx.error("vulkan.storage-class", "Vulkan env 3.10",
@@ -58,6 +59,21 @@ def check(ctx) -> None:
     _workgroup_storage(ctx)
     _push_constants(ctx)
     vulkan_graphics.check(ctx)
+
+
+def _extensions(ctx) -> None:
+    """§2 C3: "The application can pass a SPIR-V module to vkCreateShaderModule that uses the
+    following SPIR-V extensions if ..." -- an OpExtension must name a SPIR-V extension of the Vulkan
+    list (vk.xml <spirvextensions>). Whether its Vulkan extension is enabled, or its core version
+    supported, is device state, not checked."""
+    from .env import VULKAN_SPIRV_EXTENSIONS
+
+    for inst in ctx.instructions_of((op.Extension,)):
+        name = inst.value(0)
+        if name not in VULKAN_SPIRV_EXTENSIONS:
+            ctx.error("vulkan.extension", "Vulkan env 2 (C3)",
+                      f"OpExtension \"{name}\" is not a SPIR-V extension the Vulkan environment lists", inst)
+            return
 
 
 def _addressing(ctx) -> None:
