@@ -83,7 +83,6 @@ OTHER_NOT_SUPPORTED = {
     "tests/data/clc/device_enqueue.cl": "not supported yet: device-side enqueue",
     "tests/data/clc/image_ops.cl": "not supported yet: samplers",
     "tests/data/clc/pipes.cl": "not supported yet: pipes",
-    "tests/data/clc/workgroup_subgroup.cl": "not supported yet: sub-groups",
 }
 
 

@@ -55,6 +55,7 @@ def parse(source: str, filename: str = "<source>", *,
                     warnings_as_errors=options.warnings_as_errors)
     unit = parser.parse_translation_unit(pp.extension_events)
     unit.sources = pp.sources
+    unit.supported_extensions = list(pp.supported_extensions)
     if diagnostics is not None:
         diagnostics.extend(d for d in found if d.severity == "warning")
     if any(d.severity != "warning" for d in found):

@@ -21,8 +21,9 @@ from __future__ import annotations
 NODE_TABLE = """
 # -- top level
 # extensions: the preprocessor's ExtensionEvents; sources: the SourceManager that renders
-# diagnostics located in this unit.
-TranslationUnit: decls**, extensions, cl_std, sources
+# diagnostics located in this unit; supported_extensions: the extension names supported for this
+# -cl-std after -cl-ext edits (None: not known, all of spirvkit's).
+TranslationUnit: decls**, extensions, cl_std, sources, supported_extensions
 FunctionDef: decl*, body*
 # Pragma: kind "extension" (name, value True/False), "fp_contract" (value "ON"/"OFF"/
 #   "DEFAULT"), "unroll" (value: count or None; count_expr when the count is an expression),

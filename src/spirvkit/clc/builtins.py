@@ -194,6 +194,12 @@ WORK_ITEM = {
 }
 WORK_ITEM_SCALAR = {"get_work_dim": ("WorkDim", UINT), "get_global_linear_id": ("GlobalLinearId", SIZE_T),
                     "get_local_linear_id": ("LocalInvocationIndex", SIZE_T)}
+# cl_khr_subgroups work-item functions: each returns the uint BuiltIn of the same meaning
+# (OpenCL SPIR-V environment, BuiltIn variables table); available where the extension is.
+SUB_GROUP_ITEM = {"get_sub_group_size": "SubgroupSize", "get_max_sub_group_size": "SubgroupMaxSize",
+                  "get_num_sub_groups": "NumSubgroups", "get_enqueued_num_sub_groups": "NumEnqueuedSubgroups",
+                  "get_sub_group_id": "SubgroupId", "get_sub_group_local_id": "SubgroupLocalInvocationId"}
+WORK_ITEM_SCALAR.update({name: (builtin, UINT) for name, builtin in SUB_GROUP_ITEM.items()})
 LEGACY_ATOMICS = {"add": "OpAtomicIAdd", "sub": "OpAtomicISub", "xchg": "OpAtomicExchange",
                   "inc": "OpAtomicIIncrement", "dec": "OpAtomicIDecrement",
                   "cmpxchg": "OpAtomicCompareExchange", "min": "min", "max": "max",
@@ -209,8 +215,13 @@ UNSUPPORTED_PREFIXES = {
     "release_event": "device-side enqueue", "create_user_event": "device-side enqueue",
     "set_user_event_status": "device-side enqueue", "capture_event_profiling_info": "device-side enqueue",
     "get_default_queue": "device-side enqueue", "is_valid_": "device-side enqueue",
-    "sub_group_": "sub-groups",
-    "get_sub_group": "sub-groups", "get_num_sub_groups": "sub-groups",
+    "sub_group_reserve_": "pipes", "sub_group_commit_": "pipes",
+    # The cl_khr_subgroup_* extensions beyond cl_khr_subgroups (clang-15 declares them for spir).
+    **{prefix: "cl_khr_subgroup_* extensions" for prefix in (
+        "sub_group_elect", "sub_group_non_uniform_", "sub_group_ballot", "sub_group_inverse_ballot",
+        "sub_group_broadcast_first", "sub_group_shuffle", "sub_group_clustered_", "sub_group_rotate",
+        "get_sub_group_eq_mask", "get_sub_group_ge_mask", "get_sub_group_gt_mask", "get_sub_group_le_mask",
+        "get_sub_group_lt_mask")},
 }
 
 _TABLE: dict[str, list] = {}
@@ -338,5 +349,5 @@ def _better(a: list[int], b: list[int]) -> bool:
 
 
 __all__ = ["Overload", "candidates", "resolve", "parse_convert", "parse_as", "parse_vload",
-           "unsupported_family", "WORK_ITEM", "WORK_ITEM_SCALAR", "LEGACY_ATOMICS", "C11_FETCH",
+           "unsupported_family", "WORK_ITEM", "WORK_ITEM_SCALAR", "SUB_GROUP_ITEM", "LEGACY_ATOMICS", "C11_FETCH",
            "EVENT_T", "ULONG", "LONG"]

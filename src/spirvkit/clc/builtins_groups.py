@@ -1,30 +1,44 @@
-"""Work-group built-ins (OpenCL C 2.0 §1.13.10 and §1.13.15) lowered as the OpenCL SPIR-V
-environment expects, with Workgroup scope:
+"""Work-group built-ins (OpenCL C 2.0 §1.13.10 and §1.13.15) and the cl_khr_subgroups
+sub-group built-ins, lowered as the OpenCL SPIR-V environment expects (and as clang-15 +
+llvm-spirv-15 lower them), with Workgroup or Subgroup scope:
 
-- ``work_group_all/any`` → OpGroupAll/OpGroupAny on ``x != 0``, giving int 1/0;
+- ``{work,sub}_group_all/any`` → OpGroupAll/OpGroupAny on ``(int)x != 0``, giving int 1/0;
 - ``work_group_broadcast(x, id…)`` → OpGroupBroadcast, the local id a size_t scalar or a
-  2-/3-vector of them;
-- ``work_group_{reduce,scan_inclusive,scan_exclusive}_{add,min,max}`` → OpGroup{I,F}Add,
+  2-/3-vector of them; ``sub_group_broadcast(x, id)`` the same with one uint sub-group local id;
+- ``{work,sub}_group_{reduce,scan_inclusive,scan_exclusive}_{add,min,max}`` → OpGroup{I,F}Add,
   OpGroup{S,U,F}Min/Max with the Reduce/InclusiveScan/ExclusiveScan group operation;
+- ``sub_group_barrier(flags[, scope])`` → OpControlBarrier with Subgroup execution scope (memory
+  scope Workgroup unless given);
 - ``async_work_group_copy``, ``async_work_group_strided_copy`` → OpGroupAsyncCopy (a stride of 1
   for the plain copy; the stride applies to the global side, which OpGroupAsyncCopy takes as
   given), ``wait_group_events`` → OpGroupWaitEvents; ``prefetch`` is a hint and emits nothing.
 
-Overloads as the spec lists them: collectives take int, uint, long, ulong, float and double
-(half with cl_khr_fp16); a narrower integer argument is promoted as in a call to an int
-parameter, a vector is rejected. Async copies take any scalar or vector element type.
+The collectives are one family over two scopes (``COLLECTIVE``), overloaded as the specs list
+them: int, uint, long, ulong, float and double (half with cl_khr_fp16); a narrower integer
+argument is promoted as in a call to an int parameter, a vector is rejected (vectors and 8/16-bit
+types are cl_khr_subgroup_extended_types, not supported). The work-group functions exist from
+OpenCL C 2.0, the sub-group ones where cl_khr_subgroups is (2.0 and later, unless
+``-cl-ext=-cl_khr_subgroups``); elsewhere their names are undeclared, as in clang. Async copies
+take any scalar or vector element type.
 """
 
 from __future__ import annotations
 
-from .sema import SemaError
+import re
+
+from .builtins_lower import C11_SCOPE, SEQ_CST, fence_bits
+from .sema import SemaError, check_implicit
 from .types import BOOL, EVENT_T, INT, SIZE_T, UINT, VOID, EventType, Vector, promote
 
-WORKGROUP = 2  # SPIR-V Scope
+WORKGROUP, SUBGROUP = 2, 3  # SPIR-V Scope
+SCOPES = {"work_group": WORKGROUP, "sub_group": SUBGROUP}
 GROUP_OPERATION = {"reduce": "Reduce", "scan_inclusive": "InclusiveScan", "scan_exclusive": "ExclusiveScan"}
 COLLECTIVE_OPS = {"add": ("OpGroupIAdd", "OpGroupIAdd", "OpGroupFAdd"),
                   "min": ("OpGroupSMin", "OpGroupUMin", "OpGroupFMin"),
                   "max": ("OpGroupSMax", "OpGroupUMax", "OpGroupFMax")}
+# <scope>_all / _any / _broadcast / _<operation>_<op>, for each scope.
+COLLECTIVE = re.compile(r"(%s)_(?:(all|any|broadcast)|(%s)_(%s))$" % (
+    "|".join(SCOPES), "|".join(GROUP_OPERATION), "|".join(COLLECTIVE_OPS)))
 
 
 def _no_match(name, node):
@@ -35,13 +49,18 @@ class GroupsMixin:
     """Mixed into CodeGen (codegen.py) beside BuiltinsMixin; ``builtin_call`` finds these as
     ``bi_<name>`` specials or through ``group_builtin``."""
 
-    def scope_id(self) -> int:
-        return self.const(UINT, WORKGROUP).id
+    def scope_id(self, scope: int = WORKGROUP) -> int:
+        return self.const(UINT, scope).id
 
-    def group_value(self, name, args, node, count: int):
-        """The collective's value argument, promoted; checks the argument count."""
-        if self.cl_std < 200:  # OpenCL C 2.0 functions
+    def require_group_functions(self, name, node, scope: int) -> None:
+        """Undeclared (clang's error) where the scope's functions do not exist."""
+        available = self.cl_std >= 200 if scope == WORKGROUP else self.subgroups
+        if not available:
             raise SemaError(f"use of undeclared identifier '{name}'", node)
+
+    def group_value(self, name, args, node, count: int, scope: int = WORKGROUP):
+        """The collective's value argument, promoted; checks the argument count."""
+        self.require_group_functions(name, node, scope)
         if len(args) != count:
             raise _no_match(name, node)
         v = args[0]
@@ -56,44 +75,67 @@ class GroupsMixin:
         return v
 
     def group_builtin(self, name, args, node):
-        """work_group_{reduce,scan_*}_{add,min,max}; None when ``name`` is not one of them."""
-        for prefix, operation in GROUP_OPERATION.items():
-            head = "work_group_" + prefix + "_"
-            if name.startswith(head) and name[len(head):] in COLLECTIVE_OPS:
-                v = self.group_value(name, args, node, 1)
-                t = v.type
-                ops = COLLECTIVE_OPS[name[len(head):]]
-                opname = ops[2] if t.is_float else ops[0] if t.signed else ops[1]
-                group_op = self.b.enum("GroupOperation", operation)
-                return self.val(t, self.op(opname, t, self.scope_id(), group_op, v.id))
-        return None
+        """A work-group or sub-group collective (``COLLECTIVE``); None when ``name`` is not one."""
+        m = COLLECTIVE.match(name)
+        if m is None:
+            return None
+        scope = SCOPES[m.group(1)]
+        if m.group(2) == "broadcast":
+            return self._broadcast(name, args, node, scope)
+        if m.group(2):
+            return self._vote(name, args, node, "OpGroupAll" if m.group(2) == "all" else "OpGroupAny", scope)
+        v = self.group_value(name, args, node, 1, scope)
+        t = v.type
+        ops = COLLECTIVE_OPS[m.group(4)]
+        opname = ops[2] if t.is_float else ops[0] if t.signed else ops[1]
+        group_op = self.b.enum("GroupOperation", GROUP_OPERATION[m.group(3)])
+        return self.val(t, self.op(opname, t, self.scope_id(scope), group_op, v.id))
 
-    def _vote(self, name, args, node, opname):
-        v = self.group_value(name, args, node, 1)
+    def _vote(self, name, args, node, opname, scope):
+        # int <scope>_all/any(int predicate) has one declaration, so clang diagnoses it as a
+        # plain call; the argument converts to int first (a long or a float is truncated).
+        self.require_group_functions(name, node, scope)
+        if len(args) > 1:
+            raise SemaError("too many arguments to function call, expected single argument 'predicate', have "
+                            f"{len(args)} arguments", node.args[1])
+        if not args:
+            raise SemaError("too few arguments to function call, single argument 'predicate' was not specified",
+                            node)
+        check_implicit(args[0].type, INT, node.args[0], "passing")
+        v = self.convert(args[0], INT, node.args[0])
+        self.uses_groups = True
         pred = self.to_bool(v, node)
-        vote = self.f.op(opname, self.b.type_bool(), self.scope_id(), pred)
+        vote = self.f.op(opname, self.b.type_bool(), self.scope_id(scope), pred)
         return self.val(INT, self.op("OpSelect", INT, vote, self.const(INT, 1).id, self.const(INT, 0).id))
 
-    def bi_work_group_all(self, args, node):
-        return self._vote("work_group_all", args, node, "OpGroupAll")
-
-    def bi_work_group_any(self, args, node):
-        return self._vote("work_group_any", args, node, "OpGroupAny")
-
-    def bi_work_group_broadcast(self, args, node):
-        if len(args) not in (2, 3, 4):
-            raise _no_match("work_group_broadcast", node)
-        v = self.group_value("work_group_broadcast", args[:1], node, 1)
+    def _broadcast(self, name, args, node, scope):
+        # work_group_broadcast(x, size_t local_id[, y[, z]]); sub_group_broadcast(x, uint id).
+        if len(args) not in ((2, 3, 4) if scope == WORKGROUP else (2,)):
+            self.require_group_functions(name, node, scope)
+            raise _no_match(name, node)
+        v = self.group_value(name, args[:1], node, 1, scope)
+        id_type = SIZE_T if scope == WORKGROUP else UINT
         ids = []
         for a, a_node in zip(args[1:], node.args[1:]):
-            if not (a.type.is_scalar and a.type.is_integer):
-                raise _no_match("work_group_broadcast", node)
-            ids.append(self.convert(a, SIZE_T, a_node).id)
+            if not a.type.is_scalar or a.type.is_void or a.type.is_pointer:
+                raise _no_match(name, node)
+            ids.append(self.convert(a, id_type, a_node).id)
         if len(ids) == 1:
             local_id = ids[0]
         else:
             local_id = self.op("OpCompositeConstruct", Vector(SIZE_T, len(ids)), ids)
-        return self.val(v.type, self.op("OpGroupBroadcast", v.type, self.scope_id(), v.id, local_id))
+        return self.val(v.type, self.op("OpGroupBroadcast", v.type, self.scope_id(scope), v.id, local_id))
+
+    def bi_sub_group_barrier(self, args, node):
+        # As work_group_barrier, at Subgroup execution scope; the memory scope is Workgroup
+        # unless the memory_scope argument says otherwise (llvm-spirv-15 does the same).
+        self.require_group_functions("sub_group_barrier", node, SUBGROUP)
+        if len(args) not in (1, 2):
+            raise _no_match("sub_group_barrier", node)
+        sem = SEQ_CST | fence_bits(self._flags(args[0], node))
+        scope = C11_SCOPE.get(self._flags(args[1], node), WORKGROUP) if len(args) == 2 else WORKGROUP
+        self.f.op("OpControlBarrier", None, self.u32(SUBGROUP), self.u32(scope), self.u32(sem))
+        return self.val(VOID, None)
 
     # -- async copies ---------------------------------------------------------------------
 

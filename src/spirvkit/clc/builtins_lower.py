@@ -6,7 +6,7 @@ OpMemoryBarrier for synchronisation, OpAtomic* for legacy and C11 atomics."""
 from __future__ import annotations
 
 from . import ast
-from .builtins import (C11_FETCH, LEGACY_ATOMICS, WORK_ITEM, WORK_ITEM_SCALAR, candidates, parse_as,
+from .builtins import (C11_FETCH, LEGACY_ATOMICS, SUB_GROUP_ITEM, WORK_ITEM, WORK_ITEM_SCALAR, candidates, parse_as,
                        parse_convert, parse_vload, resolve, unsupported_family)
 from .sema import SemaError, not_supported
 from .types import (BOOL, DOUBLE, FLOAT, HALF, INT, LONG, SIZE_T, UINT, ULONG, VOID, CType, Pointer, Scalar,
@@ -21,7 +21,7 @@ C11_ORDER = {0: 0, 2: ACQUIRE, 3: RELEASE, 4: ACQ_REL, 5: SEQ_CST}
 ROUNDING_OPS = {"RTE": "rint", "RTZ": "trunc", "RTP": "ceil", "RTN": "floor"}
 
 
-def _fence_bits(flags: int) -> int:
+def fence_bits(flags: int) -> int:
     bits = 0
     if flags & 1:
         bits |= WORKGROUP_MEMORY
@@ -52,7 +52,7 @@ class BuiltinsMixin:
             return self.vload_store(name, vl, args, node)
         if name.startswith(("atomic_", "atom_")):
             return self.atomic(name, args, node)
-        if name.startswith("work_group_"):
+        if name.startswith(("work_group_", "sub_group_")):
             result = self.group_builtin(name, args, node)
             if result is not None:
                 return result
@@ -126,8 +126,10 @@ class BuiltinsMixin:
 
     def work_item(self, name, args, node):
         if name in WORK_ITEM_SCALAR:
-            if args:
-                raise SemaError(f"too many arguments to function call, expected 0, have {len(args)}", node)
+            if name in SUB_GROUP_ITEM:
+                self.require_group_functions(name, node, SCOPE["sub_group"])  # cl_khr_subgroups
+            if args:  # clang reports at the first argument
+                raise SemaError(f"too many arguments to function call, expected 0, have {len(args)}", node.args[0])
             builtin, t = WORK_ITEM_SCALAR[name]
             var = self.builtin_var(builtin, t)
             return self.val(t, self.f.op("OpLoad", self.spv(t), var))
@@ -259,14 +261,14 @@ class BuiltinsMixin:
     def bi_barrier(self, args, node):
         if len(args) != 1:
             raise SemaError("no matching function for call to 'barrier'", node)
-        sem = SEQ_CST | _fence_bits(self._flags(args[0], node))
+        sem = SEQ_CST | fence_bits(self._flags(args[0], node))
         self.f.op("OpControlBarrier", None, self.u32(2), self.u32(2), self.u32(sem))
         return self.val(VOID, None)
 
     def bi_work_group_barrier(self, args, node):
         if len(args) not in (1, 2):
             raise SemaError("no matching function for call to 'work_group_barrier'", node)
-        sem = SEQ_CST | _fence_bits(self._flags(args[0], node))
+        sem = SEQ_CST | fence_bits(self._flags(args[0], node))
         scope = C11_SCOPE.get(self._flags(args[1], node), 2) if len(args) == 2 else 2
         self.f.op("OpControlBarrier", None, self.u32(2), self.u32(scope), self.u32(sem))
         return self.val(VOID, None)
@@ -274,7 +276,7 @@ class BuiltinsMixin:
     def _fence(self, args, node, order):
         if len(args) != 1:
             raise SemaError("no matching function for call to 'mem_fence'", node)
-        sem = order | _fence_bits(self._flags(args[0], node))
+        sem = order | fence_bits(self._flags(args[0], node))
         self.f.op("OpMemoryBarrier", None, self.u32(2), self.u32(sem))
         return self.val(VOID, None)
 
@@ -290,7 +292,7 @@ class BuiltinsMixin:
     def bi_atomic_work_item_fence(self, args, node):
         if len(args) != 3:
             raise SemaError("no matching function for call to 'atomic_work_item_fence'", node)
-        sem = C11_ORDER.get(self._flags(args[1], node), SEQ_CST) | _fence_bits(self._flags(args[0], node))
+        sem = C11_ORDER.get(self._flags(args[1], node), SEQ_CST) | fence_bits(self._flags(args[0], node))
         self.f.op("OpMemoryBarrier", None, self.u32(C11_SCOPE.get(self._flags(args[2], node), 1)), self.u32(sem))
         return self.val(VOID, None)
 

@@ -72,6 +72,10 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         self.uses_half_values = False
         self.uses_int64_atomics = False
         self.uses_groups = False  # OpGroup* collectives need the Groups capability
+        # cl_khr_subgroups: its built-ins exist from OpenCL C 2.0 where the extension is supported
+        # (the preprocessor's set after -cl-ext edits; a unit built by hand has them all).
+        exts = unit.supported_extensions
+        self.subgroups = cl_std >= 200 and (exts is None or "cl_khr_subgroups" in exts)
         self.f = None  # the FunctionBuilder being filled
         self.fn_info = None
         self.scope = self.globals

@@ -18,9 +18,11 @@ defines has clang's replacement list):
   host CPU has fused multiply-add, and the spec only allows defining them when fma is fast.
 * Extension and ``__opencl_c_*`` feature macros: only for what spirvkit implements (or will,
   per issue 6: fp64, fp16, int64 and 32-bit atomics, generic address space, program-scope
-  globals, C11 atomic orders/scopes, work-group collectives); none for images, pipes, device
-  enqueue, sub-groups or vendor extensions. ``as_<type>`` is not a macro here (clang's header
-  makes it one): the compiler resolves ``as_*`` from its built-in tables.
+  globals, C11 atomic orders/scopes, work-group collectives, and cl_khr_subgroups — from
+  OpenCL C 2.0, as in clang, with ``__opencl_c_subgroups`` in 3.0); none for images, pipes,
+  device enqueue, the other cl_khr_subgroup_* extensions or vendor extensions. ``as_<type>``
+  is not a macro here (clang's header makes it one): the compiler resolves ``as_*`` from its
+  built-in tables.
 """
 
 from __future__ import annotations
@@ -32,8 +34,12 @@ DEFAULT_EXTENSIONS = (
     "cl_khr_byte_addressable_store", "cl_khr_fp16", "cl_khr_fp64",
     "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
     "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
-    "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics", "cl_khr_subgroups",
 )
+
+# Those that exist only from a language version on (clang-15: cl_khr_subgroups is a 2.0
+# extension; in 1.2 its macro is not defined and its pragma is "unsupported").
+MIN_VERSION = {"cl_khr_subgroups": 200}
 
 # Extension names ``#pragma OPENCL EXTENSION`` knows (clang-15's list): enabling one we do not
 # support is "unsupported … ignoring"; any other name is "unknown … ignoring".
@@ -261,9 +267,10 @@ def normalize_std(cl_std: str) -> str:
     return s
 
 
-def enabled_extensions(edits) -> list[str]:
+def enabled_extensions(edits, cl_std: str | None = None) -> list[str]:
     """The supported extension set after clang-style ``-cl-ext`` edits (``+name``, ``-name``,
-    ``-all``, ``+all``) applied to the default set."""
+    ``-all``, ``+all``) applied to the default set; with ``cl_std`` (normalized), without the
+    extensions that language version does not have."""
     exts = list(DEFAULT_EXTENSIONS)
     for edit in edits:
         for item in str(edit).split(","):
@@ -277,6 +284,8 @@ def enabled_extensions(edits) -> list[str]:
                 exts.append(name)
             elif sign == "-" and name in exts:
                 exts.remove(name)
+    if cl_std is not None:
+        exts = [e for e in exts if VERSIONS[cl_std] >= MIN_VERSION.get(e, 0)]
     return exts
 
 
@@ -284,7 +293,7 @@ def predefined_source(cl_std: str, *, fast_relaxed_math: bool = False,
                       extensions: list[str] | None = None) -> str:
     """The ``<built-in>`` buffer for one compilation (``cl_std`` already normalized)."""
     version = VERSIONS[cl_std]
-    exts = DEFAULT_EXTENSIONS if extensions is None else extensions
+    exts = enabled_extensions((), cl_std) if extensions is None else extensions
     lines = [f"#define __OPENCL_VERSION__ {version}", f"#define __OPENCL_C_VERSION__ {version}"]
     lines.append(_COMMON.strip())
     for name, digits in _MATH_F:
@@ -296,6 +305,8 @@ def predefined_source(cl_std: str, *, fast_relaxed_math: bool = False,
         lines.append(_CL20.strip())
     if version >= 300 and "cl_khr_fp64" in exts:
         lines.append("#define __opencl_c_fp64 1")
+    if version >= 300 and "cl_khr_subgroups" in exts:
+        lines.append("#define __opencl_c_subgroups 1")
     if fast_relaxed_math:
         lines += ["#define __FAST_MATH__ 1", "#define __FAST_RELAXED_MATH__ 1",
                   "#define __FINITE_MATH_ONLY__ 1"]

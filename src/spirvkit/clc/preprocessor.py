@@ -158,7 +158,7 @@ class Preprocessor(DirectivesMixin):
             self.cl_std = normalize_std(self.options.cl_std)
         except ValueError as e:
             raise CompileError(str(e), rendered=f"error: {e}") from None
-        self.supported_extensions = enabled_extensions(self.options.extensions)
+        self.supported_extensions = enabled_extensions(self.options.extensions, self.cl_std)
 
     @property
     def warnings(self) -> list[Diagnostic]:
