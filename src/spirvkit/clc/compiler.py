@@ -11,6 +11,8 @@ spirvkit is this:
   are float, rounded from their double value):
   accepted; they permit, never require, less precise results, so producing the precise ones is
   conformant.
+- ``-cl-opt-disable`` also keeps every local variable and parameter in memory (clang -O0
+  style); without it, the variables that hold plain values become SSA values (``ssa.py``).
 - ``--spirv-version 1.0…1.4`` (or ``--spirv-version=1.2``): the module's version (default 1.0).
 - ``-g``: an ``OpLine`` (file as an ``OpString``, line, column) before the code of each statement.
 - ``-w`` silences warnings, ``-Werror`` makes them errors, ``-Wno-NAME`` turns off the ones
@@ -109,6 +111,9 @@ def compile_cl(source: str, options: str | list[str] = "", filename: str = "<sou
         diagnostics.extend(warnings)
     if errors:
         raise compile_error(warnings + errors, unit.sources)
+    if "-cl-opt-disable" not in front:
+        from .ssa import promote_private_variables
+        promote_private_variables(gen.b)
     return gen.b.to_bytes()
 
 
