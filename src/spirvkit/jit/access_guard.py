@@ -1,22 +1,26 @@
 """Group guards: one test per work-group that makes most of its bounds checks unnecessary.
 
 In checked mode every access is tested, per work-item. Most kernels index their buffers with
-expressions affine in the local id (``a[get_global_id(0)]``, ``B[k * N + col]``), whose extreme
-values over a work-group (a box of local ids) are taken at the box's corners. The guard
-function evaluates each such access's byte offset at those corners, in exact 128-bit
-arithmetic, and is true when all lie inside the access's buffer; the work-item loops then run
+expressions affine in the local ids (``a[get_global_id(0)]``, ``B[k * N + col]``): base +
+cx*lx + cy*ly + cz*lz, whose extremes over a work-group (a box of local ids) follow from the
+signs of the coefficients. The guard function computes each such access's byte offset in that
+form, in exact 128-bit arithmetic, and is true when its whole range lies inside the access's
+buffer; the work-item loops then run
 a version of the body in which those accesses are not tested (the others still are). A guard
 that fails (a group that really goes out of bounds, or only would on a path it does not take)
 costs nothing but the test: that group runs with every check.
 
 Soundness rests on three facts. (1) Each offset the guard evaluates is built only from
 additions, subtractions, multiplications by group-invariant values and constant shifts of
-the local ids, so it is affine in them and its extremes are at the corners. (2) The machine computes
+the local ids, so it is affine in them and its range is [base + sum of the negative terms
+c*(size-1), base + sum of the positive ones]. (2) The machine computes
 in 32- or 64-bit wrapping arithmetic; the guard computes the exact value, which is congruent
 to the machine's, and checks it lies in range wherever the machine widens it (a sign or zero
 extension, a 32-bit GEP index) or uses it as an offset: there the machine value equals the
-exact one. Multiplications' operands and results are checked to be below 2**64 (sums of a
-few such values stay far below 2**127), so 128 bits never overflow. (3) Everything else the offset depends on is fixed while the group (or, in a kernel
+exact one. Multiplications' operands and results are checked to stay below 2**62 over the
+whole group (so their coefficients, times a dimension's extent, do too, and sums of a few such
+values stay far below 2**127): 128 bits never overflow. A coefficient of a dimension of
+extent 1 is never bounded, but never counts either (it is multiplied by 0). (3) Everything else the offset depends on is fixed while the group (or, in a kernel
 with barriers, the region) runs: kernel arguments, the NDRange, module variables' addresses,
 values of the group that the region only reads (loaded from their slots when the guard
 runs, as the region loads them at entry). A value that reaches the region through the
@@ -32,7 +36,7 @@ from ..errors import SpirvkitError
 from .function import HANDLERS, I1, I64, FunctionLowering, Ptr
 
 I128 = ir.IntType(128)
-LIMIT = 1 << 64
+LIMIT = 1 << 62
 
 # BuiltIns that differ between the work-items of a group (the others are fixed for it).
 _ITEM_VECTORS = {"GlobalInvocationId", "LocalInvocationId"}
@@ -57,12 +61,16 @@ class _NotAffine(Exception):
 
 class _Node:
     """An integer value in the guard: group-invariant (``machine``: the value as the body has
-    it) or depending on the local ids (``corners``: exact i128 values at the group's corners)."""
+    it) or affine in the local ids (``base``: the exact i128 value at local id (0, 0, 0);
+    ``coef``: its coefficients for lx, ly, lz, each a Python int or an i128 value)."""
 
-    __slots__ = ("machine", "corners", "width")
+    __slots__ = ("machine", "base", "coef", "width")
 
-    def __init__(self, width: int, machine=None, corners=None):
-        self.width, self.machine, self.corners = width, machine, corners
+    def __init__(self, width: int, machine=None, base=None, coef=None):
+        self.width, self.machine, self.base, self.coef = width, machine, base, coef
+
+    def same_value(self, width: int) -> _Node:
+        return _Node(width, self.machine, self.base, self.coef)
 
     @property
     def varies(self) -> bool:
@@ -79,16 +87,18 @@ class AccessGuard:
     def __init__(self, ml, gfl: FunctionLowering, fn: ir.Function):
         self.ml, self.gfl, self.fn = ml, gfl, fn
         self.b = gfl.builder
-        # The corners of the group's box of local ids: a dimension compiled for size 1 has one.
-        ends = []
-        zero = ir.Constant(I64, 0)
+        # The group's extent in each dimension (largest local id): a Python int when the build
+        # fixes the local size.
+        self.sizes, self.spans = [], []
         for d in range(3):
             fixed = ml.fixed_word("local_size", d)
-            if fixed is not None and fixed.constant == 1:
-                ends.append((zero,))
+            if fixed is not None:
+                self.sizes.append(fixed.constant)
+                self.spans.append(fixed.constant - 1)
             else:
-                ends.append((zero, self.b.sub(gfl.thread_word("local_size", d), ir.Constant(I64, 1))))
-        self.corner_ids = [(x, y, z) for z in ends[2] for y in ends[1] for x in ends[0]]
+                size = self.b.zext(gfl.thread_word("local_size", d), I128)
+                self.sizes.append(size)
+                self.spans.append(self.b.sub(size, ir.Constant(I128, 1)))
         self.conds: list[ir.Value] = []
         self.nodes: dict[int, _Node | None] = {}
         self.pointers: dict[int, tuple | None] = {}
@@ -122,9 +132,9 @@ class AccessGuard:
             start = b.sub(b.ptrtoint(ptr.addr, I64), b.ptrtoint(ptr.base, I64))
             length = self._exact(b.sub(b.ptrtoint(ptr.end, I64), b.ptrtoint(ptr.base, I64)))
             room = b.sub(length, ir.Constant(I128, size))
-            for at in self._corners(self._add(_Node(64, machine=start), offset)):
-                self.conds.append(b.icmp_signed(">=", at, ir.Constant(I128, 0)))
-                self.conds.append(b.icmp_signed("<=", at, room))
+            low, high = self._range(self._add(_Node(64, machine=start), offset))
+            self.conds.append(b.icmp_signed(">=", low, ir.Constant(I128, 0)))
+            self.conds.append(b.icmp_signed("<=", high, room))
         except (_NotAffine, SpirvkitError, KeyError, IndexError, AttributeError, TypeError):
             # Not provable here (or a shape this evaluator does not know): the access keeps
             # its check. What was emitted into the guard for it is dead code; the values
@@ -290,9 +300,9 @@ class AccessGuard:
         if name in ("OpUConvert", "OpSConvert"):
             if width > nodes[0].width:
                 return self._extend(nodes[0], width, signed=name == "OpSConvert")
-            return _Node(width, corners=nodes[0].corners)    # narrowing: congruent
+            return nodes[0].same_value(width)    # narrowing: congruent
         if name in ("OpBitcast", "OpCopyObject"):
-            return _Node(width, corners=nodes[0].corners)
+            return nodes[0].same_value(width)
         if name == "OpBitwiseAnd":
             return self._masked(operands, nodes)
         raise _NotAffine
@@ -307,11 +317,8 @@ class AccessGuard:
         mask = self.ml.constants.value(mask_id) % (1 << varying.width)
         if mask == 0 or mask & (mask + 1):
             raise _NotAffine
-        b = self.b
-        for v in varying.corners:
-            self.conds.append(b.icmp_signed(">=", v, ir.Constant(I128, 0)))
-            self.conds.append(b.icmp_signed("<=", v, ir.Constant(I128, mask)))
-        return _Node(varying.width, corners=varying.corners)
+        self._within(varying, 0, mask + 1)
+        return varying.same_value(varying.width)
 
     def _invariant_bool(self, value_id: int) -> bool:
         """A select's condition, recomputed when row-invariant (a scalar comparison of
@@ -330,7 +337,7 @@ class AccessGuard:
         return True
 
     def _builtin(self, inst):
-        """A component of a BuiltIn input: exact at the corners when it depends on x."""
+        """A component of a BuiltIn input: affine in the local ids when it depends on them."""
         from . import builtins
 
         ml, gfl = self.ml, self.gfl
@@ -355,18 +362,24 @@ class AccessGuard:
         if t.kind != "int":
             raise _NotAffine
         varies = (name in _ITEM_VECTORS and component is not None) or (name in _ITEM_SCALARS and component is None)
+        if not varies:
+            index = None if component is None else ir.Constant(I64, component)
+            return _Node(t.width, machine=builtins.load(gfl, builtins.BuiltinPtr(name, index), t))
         saved = gfl.lx, gfl.ly, gfl.lz
         try:
-            if not varies:
-                index = None if component is None else ir.Constant(I64, component)
-                return _Node(t.width, machine=builtins.load(gfl, builtins.BuiltinPtr(name, index), t))
-            corners = []
-            for gfl.lx, gfl.ly, gfl.lz in self.corner_ids:
-                wide = builtins._vector3(gfl, name)[component] if component is not None else builtins._scalar(gfl, name)
-                corners.append(self.b.zext(wide, I128))     # ids and sizes are below 2**63
-            return _Node(t.width, corners=corners)
+            gfl.lx = gfl.ly = gfl.lz = ir.Constant(I64, 0)
+            wide = builtins._vector3(gfl, name)[component] if component is not None else builtins._scalar(gfl, name)
         finally:
             gfl.lx, gfl.ly, gfl.lz = saved
+        base = self.b.zext(wide, I128)      # ids and sizes are below 2**63
+        if component is not None:           # a component of a global or local id
+            coef = [int(d == component) for d in range(3)]
+        elif name == "GlobalLinearId":      # ((gz - oz) * gsy + (gy - oy)) * gsx + (gx - ox)
+            gsx, gsy = (self.b.zext(gfl.context_word("global_size", d), I128) for d in range(2))
+            coef = [1, gsx, self.b.mul(gsx, gsy)]
+        else:                               # the local linear id (one sub-group per group)
+            coef = [1, self.sizes[0], self._times(self.sizes[0], self.sizes[1])]
+        return _Node(t.width, base=base, coef=coef)
 
     def _recompute(self, inst, width: int) -> _Node:
         """A row-invariant value, lowered into the guard as the body lowers it."""
@@ -380,31 +393,73 @@ class AccessGuard:
         """A machine value as an exact number (one representative of its residue: signed)."""
         return self.b.sext(machine, I128) if machine.type.width < 128 else machine
 
-    def _corners(self, node: _Node) -> list:
+    def _value(self, x) -> ir.Value:
+        return ir.Constant(I128, x) if isinstance(x, int) else x
+
+    def _plus(self, x, y):
+        if isinstance(x, int) and isinstance(y, int):
+            return x + y
+        if x == 0 or y == 0:
+            return y if x == 0 else x
+        return self.b.add(self._value(x), self._value(y))
+
+    def _times(self, x, y):
+        if isinstance(x, int) and isinstance(y, int):
+            return x * y
+        if x == 0 or y == 0:
+            return 0
+        if x == 1 or y == 1:
+            return y if x == 1 else x
+        return self.b.mul(self._value(x), self._value(y))
+
+    def _affine(self, node: _Node) -> tuple:
+        """(base, coefficients) of a node, a group-invariant one too."""
         if node.varies:
-            return node.corners
-        return [self._exact(node.machine)] * len(self.corner_ids)
+            return node.base, node.coef
+        return self._exact(node.machine), [0, 0, 0]
+
+    def _range(self, node: _Node) -> tuple[ir.Value, ir.Value]:
+        """The least and greatest exact value of an affine node over the group."""
+        b = self.b
+        base, coef = self._affine(node)
+        low = high = base
+        for c, span in zip(coef, self.spans):
+            term = self._times(c, span)
+            if isinstance(term, int):
+                if term < 0:
+                    low = b.add(low, self._value(term))
+                elif term > 0:
+                    high = b.add(high, self._value(term))
+                continue
+            negative = b.icmp_signed("<", term, ir.Constant(I128, 0))
+            low = b.add(low, b.select(negative, term, ir.Constant(I128, 0)))
+            high = b.add(high, b.select(negative, ir.Constant(I128, 0), term))
+        return low, high
+
+    def _within(self, node: _Node, low: int, end: int) -> None:
+        """Requires every value of the node over the group to lie in [low, end)."""
+        b = self.b
+        least, greatest = self._range(node)
+        self.conds.append(b.icmp_signed(">=", least, ir.Constant(I128, low)))
+        self.conds.append(b.icmp_signed("<", greatest, ir.Constant(I128, end)))
 
     def _bounded(self, node: _Node) -> _Node:
-        """Requires |value| < 2**64 at every corner: the operand and the result of each
-        multiplication (a product of such a value and a 64-bit one fits in 128 bits; sums of a
-        few values below 2**64 stay far below 2**127, so additions need no test)."""
-        b = self.b
-        for v in node.corners:
-            self.conds.append(b.icmp_signed("<", v, ir.Constant(I128, LIMIT)))
-            self.conds.append(b.icmp_signed(">", v, ir.Constant(I128, -LIMIT)))
+        """Requires |value| < 2**62 over the group: the operand and the result of each
+        multiplication (see the module's notes on overflow)."""
+        self._within(node, -LIMIT + 1, LIMIT)
         return node
 
     def _add(self, a: _Node, c: _Node) -> _Node:
         width = max(a.width, c.width)
         if not a.varies and not c.varies:
             return _Node(width, machine=self.b.add(self._widen(a.machine, width), self._widen(c.machine, width)))
-        return _Node(width, corners=[self.b.add(x, y) for x, y in zip(self._corners(a), self._corners(c))])
+        (a0, ac), (c0, cc) = self._affine(a), self._affine(c)
+        return _Node(width, base=self.b.add(a0, c0), coef=[self._plus(x, y) for x, y in zip(ac, cc)])
 
     def _neg(self, a: _Node) -> _Node:
         if not a.varies:
             return _Node(a.width, machine=self.b.neg(a.machine))
-        return _Node(a.width, corners=[self.b.neg(x) for x in a.corners])
+        return _Node(a.width, base=self.b.neg(a.base), coef=[self._times(x, -1) for x in a.coef])
 
     def _mul(self, a: _Node, c: _Node) -> _Node:
         if a.varies and c.varies:
@@ -413,9 +468,16 @@ class AccessGuard:
         if not a.varies and not c.varies:
             return _Node(width, machine=self.b.mul(self._widen(a.machine, width), self._widen(c.machine, width)))
         varying = self._bounded(a if a.varies else c)
-        invariant = c if a.varies else a
-        return self._bounded(_Node(width, corners=[self.b.mul(x, y) for x, y in zip(varying.corners,
-                                                                                 self._corners(invariant))]))
+        factor = (c if a.varies else a).machine
+        if isinstance(factor, ir.Constant) and isinstance(factor.constant, int):
+            bits = factor.type.width            # a constant: its signed value, foldable
+            m = factor.constant % (1 << bits)
+            m = m - (1 << bits) if m >> (bits - 1) else m
+        else:
+            m = self._exact(factor)
+        product = _Node(width, base=self.b.mul(varying.base, self._value(m)),
+                        coef=[self._times(x, m) for x in varying.coef])
+        return self._bounded(product)
 
     def _widen(self, value: ir.Value, width: int) -> ir.Value:
         # Only reached for operands of one SPIR-V instruction's type, or GEP arithmetic on
@@ -424,16 +486,14 @@ class AccessGuard:
 
     def _extend(self, node: _Node, width: int, signed: bool) -> _Node:
         """A widening conversion: the machine keeps the exact value only if it fits the
-        source width (checked at both corners; affine, so everywhere between)."""
+        source width (checked over the whole group)."""
         b = self.b
         if not node.varies:
             extend = b.sext if signed else b.zext
             return _Node(width, machine=extend(node.machine, ir.IntType(width)))
-        low, high = (-(1 << (node.width - 1)), 1 << (node.width - 1)) if signed else (0, 1 << node.width)
-        for v in node.corners:
-            self.conds.append(b.icmp_signed(">=", v, ir.Constant(I128, low)))
-            self.conds.append(b.icmp_signed("<", v, ir.Constant(I128, high)))
-        return _Node(width, corners=node.corners)
+        low, end = (-(1 << (node.width - 1)), 1 << (node.width - 1)) if signed else (0, 1 << node.width)
+        self._within(node, low, end)
+        return node.same_value(width)
 
 
 def new_guard(ml, spv_fn, fn_type, name: str, extra_types=()) -> tuple[AccessGuard, list]:
