@@ -3,7 +3,7 @@ first launch from source against PoCL.
 
 Usage::
 
-    python benchmarks/bench_cc.py [--repeat N] [--quick] [--only NAME ...] [--no-launch]
+    python benchmarks/bench_cc.py [--repeat N] [--quick] [--only NAME ...] [--no-launch | --skip-compile]
                                   [--no-write] [--results DIR] [--profile K]
 
 In one process:
@@ -24,6 +24,11 @@ In one process:
     (POCL_KERNEL_CACHE=0, PYOPENCL_NO_CACHE=1, SPIRVKIT_CACHE=0, set before any import). Sizes are
     bench_run's ``--quick`` ones unless ``--full``: the figure is about getting from source to a first
     result, not about kernel time (bench_run.py measures that). Outputs are compared with PoCL's.
+    Before the first row, each side compiles and runs a trivial kernel once (``kernels/warmup.cl``,
+    as bench_run.py does): the one-time process costs (LLVM initialisation, thread pools) are
+    reported apart, not charged to the first kernel. spirvkit's first launch runs its tier-1
+    (quick) build: a kernel launched once never gets an optimised build (README, "Tiers").
+    ``--skip-compile`` runs (b) alone.
 
 The figures go to ``benchmarks/results/cc.json`` and ``benchmarks/results/cc.md``.
 ``--profile K`` prints the K hottest functions of compile_cl over the corpus (cProfile) instead.
@@ -175,6 +180,26 @@ def spirvkit_first_launch(source: str, name: str, setup, args_list) -> tuple[flo
     return time.perf_counter() - start, front
 
 
+def warm_up(pocl) -> dict:
+    """One trivial kernel from source on each side, untimed in the rows: LLVM initialisation,
+    thread pools and the like are per-process costs (bench_run.py reports them apart too)."""
+    out: dict = {}
+    source = (bench_run.KERNELS / "warmup.cl").read_text()
+    data = bench_run.np.ones(1024, bench_run.np.float32)
+    setup = bench_run.Setup([bench_run.Buf("x", data, True), bench_run.Scalar(bench_run.np.float32(2.0))],
+                            (1024,), (64,), "n=1024")
+    try:
+        out["spirvkit_s"] = spirvkit_first_launch(source, "warmup", setup, setup.fresh())[0]
+    except Exception as exc:  # noqa: BLE001
+        out["spirvkit_error"] = bench_run.error_text(exc)
+    if pocl is not None:
+        try:
+            out["pocl_s"] = pocl.first_launch(source, "warmup", setup, setup.fresh())[0]
+        except Exception as exc:  # noqa: BLE001
+            out["pocl_error"] = bench_run.error_text(exc)
+    return out
+
+
 def bench_first_launch(args) -> dict:
     pocl = None
     if bench_run.cl is not None:
@@ -184,6 +209,7 @@ def bench_first_launch(args) -> dict:
             pocl_error = bench_run.error_text(exc)
     else:
         pocl_error = bench_run.PYOPENCL_IMPORT_ERROR
+    warm = warm_up(pocl)
     rows = []
     for case in bench_run.CASES:
         if args.only and case.file not in args.only and case.name not in args.only:
@@ -224,7 +250,7 @@ def bench_first_launch(args) -> dict:
                "max_ratio": max(ratios, default=None),
                "aim_every_kernel_le_half": bool(ratios) and len(ratios) == len(rows) and max(ratios) <= AIM_FIRST_LAUNCH,
                "all_match_pocl": all(r.get("matches_pocl", {}).get("ok") for r in rows)}
-    return {"rows": rows, "summary": summary, "pocl_error": None if pocl else pocl_error,
+    return {"rows": rows, "summary": summary, "pocl_error": None if pocl else pocl_error, "warm_up": warm,
             "sizes": "bench_run --full sizes" if args.full else "bench_run --quick sizes"}
 
 
@@ -242,7 +268,10 @@ def markdown(r: dict) -> str:
     if c:
         s = c["summary"]
         cold = r.get("cold_start", {}).get("import_and_first_compile_s")
+        earlier = r.get("compile_from")
         lines += ["## Compile time per kernel", "",
+                  *([f"(From the run of {earlier['date']}, commit {earlier['commit'] or '?'}: this run measured "
+                     f"the first launches only.)", ""] if earlier else []),
                   f"spirvkit `compile_cl` in-process vs `clang-15 -cc1 … -O2` + `llvm-spirv-15` (subprocess wall "
                   f"time); median of {r['repeat']} interleaved runs. " + (c["clang_note"] or ""), "",
                   f"**Median: spirvkit {fmt_ms(s['median_spirvkit_s'])} ms, clang {fmt_ms(s['median_clang_s'])} ms; "
@@ -262,9 +291,13 @@ def markdown(r: dict) -> str:
     f = r.get("first_launch")
     if f:
         s = f["summary"]
+        w = f.get("warm_up", {})
         lines += ["## First launch from source", "",
                   f"spirvkit `Program(source)` + `kernel()` + first call vs PoCL `Program(ctx, src).build()` + first "
-                  f"enqueue + wait; caches off; {f['sizes']}; median of {r['launch_repeat']} runs, each from scratch.",
+                  f"enqueue + wait; caches off; {f['sizes']}; median of {r['launch_repeat']} runs, each from scratch. "
+                  f"spirvkit's first launch runs its tier-1 (quick) build. One-time process warm-up before the rows "
+                  f"(a trivial kernel from source, `kernels/warmup.cl`, not in any figure): spirvkit "
+                  f"{fmt_ms(w.get('spirvkit_s'))} ms, PoCL {fmt_ms(w.get('pocl_s'))} ms.",
                   "", f"**Geomean spirvkit/PoCL {s['geomean_ratio']:.3f}, worst {s['max_ratio']:.3f}; outputs match "
                   f"PoCL: {s['all_match_pocl']}.**" if s["geomean_ratio"] else "", "",
                   "| kernel | size | spirvkit ms | of which compile_cl ms | PoCL ms | ratio | matches PoCL |",
@@ -312,6 +345,8 @@ def main(argv=None) -> int:
     parser.add_argument("--full", action="store_true", help="first launch at bench_run's full sizes")
     parser.add_argument("--only", nargs="+", metavar="NAME", help="kernels (file stems) to run")
     parser.add_argument("--no-launch", action="store_true", help="compile times only")
+    parser.add_argument("--skip-compile", action="store_true",
+                        help="first launch from source only (no compile-time table, no cold start)")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--no-write", action="store_true")
@@ -329,8 +364,23 @@ def main(argv=None) -> int:
               "machine": machine_info(), "versions": bench_run.versions(None), "repeat": args.repeat,
               "launch_repeat": args.launch_repeat, "options": OPTIONS, "clang_command": [CLANG, *CLANG_ARGS],
               "statistic": "median of the runs (every run is in the JSON)"}
-    result["cold_start"] = cold_start()
-    result["compile"] = bench_compile(args)
+    if args.skip_compile:
+        # compile_cl's one-time costs stay out of the first row, as bench_compile's warm-up does
+        spirvkit.compile_cl("kernel void k(global int *o) { o[0] = 1; }", OPTIONS)
+        try:   # the results files keep the compile-time figures of the last full run
+            earlier = json.loads((args.results / "cc.json").read_text())
+            for key in ("cold_start", "compile"):
+                if key in earlier:
+                    result[key] = earlier[key]
+            if "compile" in earlier:
+                result["compile_from"] = {"date": earlier.get("date"), "repeat": earlier.get("repeat"),
+                                          "commit": earlier.get("versions", {}).get("spirvkit_git_commit")}
+                result["repeat"] = earlier.get("repeat", result["repeat"])
+        except (OSError, ValueError):
+            pass
+    else:
+        result["cold_start"] = cold_start()
+        result["compile"] = bench_compile(args)
     if not args.no_launch:
         result["first_launch"] = bench_first_launch(args)
     text = markdown(result)

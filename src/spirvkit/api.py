@@ -11,16 +11,33 @@
     k(1024, 64, a, b, c, global_offset=(16,), unchecked=False, timeout=5.0)
     k(64, None, a, printf=lines)                     # printf output: a list, file or callable (default stdout)
     with spirvkit.capture_printf() as out: k(...)    # or captured: out.calls, out.text
+    k.compile(optimized=True)                        # the fully optimised build, now (see "Tiers")
 
 Arguments, in kernel-parameter order: a numpy array for a ``__global``/``__constant`` pointer
 (zero-copy: results land in the array), ``LocalMemory(nbytes)`` for a ``__local`` pointer, a
 numpy scalar or Python number for a by-value scalar (converted to the parameter's type and
 range-checked), a 1-D array of n elements for a by-value vector, a numpy structured scalar for a
 by-value struct.
+
+Tiers. A kernel's first launch runs a *quick* build (tier 1: a cheap LLVM pipeline, compiled in
+a few to a few tens of ms; with the loop vectoriser for a kernel with inner loops turned inside
+out whose launch has at least ``LARGE_LAUNCH`` work-items). Its second launch queues the *optimised* build (tier 2:
+LLVM O3) in a background thread, and each launch runs the best build that is ready; both tiers
+compute bit-identical results. Only tier-2 objects go to the on-disk cache, and a cached tier-2
+object skips tier 1 altogether. ``SPIRVKIT_JIT`` chooses: ``tiered`` (default), ``optimized``
+(O3 at the first launch, as a synchronous compile) or ``quick`` (tier 1 only, no background
+thread). ``Kernel.compile(optimized=True)`` gets the optimised build now (waiting for a
+background build in progress); ``Kernel.tier`` tells which tier the last launch ran. A failed
+background build is raised (``CompileError``) by the next launch, which then does not run; later
+launches keep the quick build.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
+import functools
+import gc
 import os
 import threading
 from dataclasses import dataclass
@@ -31,6 +48,7 @@ import numpy as np
 from .errors import KernelArgumentError, SpirvkitError
 from .jit import cache, target
 from .jit.compiler import CompiledKernel, compile_kernel
+from .jit.target import CompileError
 from .jit.constants import ConstantEvaluator
 from .jit.kernel import plan_kernel
 from .jit.types import TypeTable, c_type_name
@@ -40,6 +58,59 @@ from .runtime.ndrange import make_ndrange
 from .spirv.module import Module
 
 __all__ = ["Program", "Kernel", "LocalMemory", "ArgInfo"]
+
+JIT_POLICIES = ("tiered", "optimized", "quick")
+# A first launch of at least this many work-items is "large": its run time weighs as much as the
+# compile's (the benchmark kernels' quick launches have at most 65536 work-items, their full-size
+# ones 200704 and up, apart from the 4096 of n-body and 65536 of the two reductions). Its tier-1
+# build is "quick-large" (scalar; the lowering may spend more on it), or "quick-vector" for a
+# kernel whose inner loops are turned inside out (a uniform-bound loop around the work-item loop,
+# as in a naive matmul; no barriers): vectorising across work-items then saves far more than it
+# costs (full sizes: matmul_naive 210 ms first launch with it, 370 without), where on other
+# kernels the scalar build, 2-3x cheaper to compile, ran about as fast (stencil 112 ms first
+# launch against 188 vectorised, Black-Scholes 64 against 133).
+LARGE_LAUNCH = 1 << 17
+# The launch of a kernel variant that queues its optimised build (the first launch never does:
+# a kernel run once, as in the test suite or `spirvkit run`, never pays for O3).
+OPTIMIZE_AT_LAUNCH = 2
+
+
+# The cached tier-1 builds a first launch may use, best first, by the pipeline it would compile.
+_TIER1_REUSE = {"quick": ("quick-vector", "quick-large", "quick"), "quick-large": ("quick-vector", "quick-large"),
+                "quick-vector": ("quick-vector",)}
+
+
+_gc_lock = threading.Lock()
+_gc_pausers = 0
+_gc_was_enabled = False
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    """No cyclic garbage collection while a kernel compiles (in any thread): lowering makes
+    hundreds of thousands of small objects, and the collections they set off took a quarter to a
+    third of the lowering's time. (Left as it was if the application turned the collector off.)"""
+    global _gc_pausers, _gc_was_enabled
+    with _gc_lock:
+        if not _gc_pausers:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pausers += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_pausers -= 1
+            if not _gc_pausers and _gc_was_enabled:
+                gc.enable()
+
+
+def jit_policy() -> str:
+    """``SPIRVKIT_JIT``: 'tiered' (default), 'optimized' or 'quick' (see the module docstring)."""
+    value = os.environ.get("SPIRVKIT_JIT", "").strip().lower() or "tiered"
+    if value not in JIT_POLICIES:
+        raise SpirvkitError(f"SPIRVKIT_JIT={value!r}: expected one of {', '.join(JIT_POLICIES)}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -63,8 +134,9 @@ class Program:
     def __init__(self, source, spec_constants: dict[int, object] | None = None):
         self.module, self._bytes = _load(source)
         self.spec_constants = dict(spec_constants or {})
-        self.types = TypeTable(self.module, target.target_data(), self.spec_constants)
-        ConstantEvaluator(self.module, self.types, self.spec_constants)  # rejects unknown SpecIds now
+        with target.foreground():
+            self.types = _HostTypes(self.module, target.target_data(), self.spec_constants)
+            ConstantEvaluator(self.module, self.types, self.spec_constants)  # rejects unknown SpecIds now
         self._kernels: dict[str, Kernel] = {}
         self._globals: np.ndarray | None = None
         self._lock = threading.Lock()
@@ -79,16 +151,27 @@ class Program:
             if name not in self.kernel_names:
                 listed = ", ".join(self.kernel_names) or "none"
                 raise SpirvkitError(f"no kernel named {name!r} in the module; its kernels: {listed}")
-            k = self._kernels[name] = Kernel(self, name)
+            with target.foreground():
+                k = self._kernels[name] = Kernel(self, name)
         return k
 
-    def _compiled(self, name: str, mode: str, local_size: tuple | None = None) -> CompiledKernel:
-        key = cache.cache_key(self._bytes, name, mode, self.spec_constants, local_size)
-        compiled = cache.lookup(key)
+    def _compiled(self, name: str, mode: str, local_size: tuple | None = None,
+                  pipeline: str = "optimized") -> CompiledKernel:
+        """The kernel built with ``pipeline``: from the cache (tier-1 builds: memory only), else
+        compiled and stored."""
+        optimized = pipeline == "optimized"
+        key = cache.cache_key(self._bytes, name, mode, self.spec_constants, local_size, pipeline)
+        compiled = cache.lookup(key, disk=optimized)
         if compiled is None:
-            compiled = compile_kernel(self.module, name, mode, self.spec_constants, local_size)
-            cache.store(key, compiled)
+            with _gc_paused():
+                compiled = compile_kernel(self.module, name, mode, self.spec_constants, local_size,
+                                          pipeline=pipeline)
+            cache.store(key, compiled, disk=optimized)
         return compiled
+
+    def _cached(self, name: str, mode: str, local_size: tuple | None, pipeline: str) -> CompiledKernel | None:
+        key = cache.cache_key(self._bytes, name, mode, self.spec_constants, local_size, pipeline)
+        return cache.lookup(key, disk=pipeline == "optimized")
 
     def _globals_block(self, compiled: CompiledKernel) -> np.ndarray | None:
         """Program-scope variables: one block per program, shared by its kernels, initialised
@@ -107,28 +190,176 @@ class Program:
             return self._globals
 
 
+class _HostTypes(TypeTable):
+    """The program's types as the host API sees them (argument binding at every launch), with
+    sizes and alignments memoised: each llvmlite query parses a module, and waits for llvmlite's
+    global lock, which a background compile may hold for a few hundred ms."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self._sizes: dict[int, tuple] = {}    # id(type) -> (the type, kept alive; size)
+        self._aligns: dict[int, tuple] = {}
+
+    def size(self, t) -> int:
+        hit = self._sizes.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = self._sizes[id(t)] = (t, super().size(t))
+        return hit[1]
+
+    def align(self, t) -> int:
+        hit = self._aligns.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = self._aligns[id(t)] = (t, super().align(t))
+        return hit[1]
+
+
+class _Variant:
+    """One build target of a kernel (a checking mode and a local size): the object its launches
+    run now, that object's tier, its launch count and the optimised build in progress."""
+
+    __slots__ = ("loaded", "tier", "launches", "future", "failed")
+
+    def __init__(self, loaded: LoadedKernel, tier: int):
+        self.loaded = loaded
+        self.tier = tier
+        self.launches = 0
+        self.future: concurrent.futures.Future | None = None
+        self.failed = False
+
+
 class Kernel:
     """One kernel of a :class:`Program`; call it to launch."""
 
     def __init__(self, program: Program, name: str):
         self.program = program
         self.name = name
-        self._loaded: dict[tuple, LoadedKernel] = {}
+        self._variants: dict[tuple, _Variant] = {}
         self._lock = threading.Lock()
+        self.tier: int | None = None   # the tier the last launch ran: 1 quick build, 2 optimised
         entry = program.module.entry_point(name)
         fn = next(f for f in program.module.functions if f.id == entry.function)
         self._spv_fn = fn
         self.required_local_size = _required_local_size(program.module, entry.function)
-        self._uses_regions = plan_kernel(program.module, entry.function).uses_regions
+        plan = plan_kernel(program.module, entry.function)
+        self._uses_regions = plan.uses_regions
+        self._loop_cuts = plan.uses_regions and not plan.has_barriers   # inner loops turned inside out
         self.args = _arg_infos(program, name, fn)
 
-    def _loaded_kernel(self, mode: str, local_size: tuple | None = None) -> LoadedKernel:
+    # -- tiers ----------------------------------------------------------------------------------
+
+    def _variant(self, mode: str, local_size: tuple | None, work_items: int | None, policy: str) -> _Variant:
+        """The variant for (mode, local size), made on first use (call holding ``_lock``): an
+        optimised build from the cache if there is one (memory or disk), else per ``policy``
+        the optimised build compiled now or a quick one. Report-mode builds (re-running a
+        faulting group) are always quick."""
+        v = self._variants.get((mode, local_size))
+        if v is None:
+            with target.foreground():
+                v = self._variants[(mode, local_size)] = self._first_variant(mode, local_size, work_items, policy)
+        return v
+
+    def _first_variant(self, mode: str, local_size: tuple | None, work_items: int | None, policy: str) -> _Variant:
+        prog = self.program
+        if mode != "report":
+            compiled = prog._cached(self.name, mode, local_size, "optimized")
+            if compiled is None and policy == "optimized":
+                compiled = prog._compiled(self.name, mode, local_size, "optimized")
+            if compiled is not None:
+                return _Variant(LoadedKernel(compiled), 2)
+        pipeline = self._tier1_pipeline(mode, work_items)
+        compiled = None
+        for p in _TIER1_REUSE[pipeline]:   # a tier-1 build made for a larger launch serves too
+            compiled = compiled or prog._cached(self.name, mode, local_size, p)
+        if compiled is None:
+            compiled = prog._compiled(self.name, mode, local_size, pipeline)
+        return _Variant(LoadedKernel(compiled), 1)
+
+    def _tier1_pipeline(self, mode: str, work_items: int | None) -> str:
+        """The tier-1 pipeline of a first launch of ``work_items`` (``None``: unknown, as in
+        ``compile()``): 'quick' for a small launch, else 'quick-vector' for a kernel with inner
+        loops turned inside out and 'quick-large' for others (see ``LARGE_LAUNCH``)."""
+        if mode == "report" or (work_items is not None and work_items < LARGE_LAUNCH):
+            return "quick"
+        return "quick-vector" if self._loop_cuts else "quick-large"
+
+    def _launch_object(self, mode: str, local_size: tuple | None, work_items: int | None = None) -> LoadedKernel:
+        """The object a launch runs: the best build ready. Counts the launch; the
+        ``OPTIMIZE_AT_LAUNCH``-th queues the optimised build in the background."""
+        policy = jit_policy()
         with self._lock:
-            loaded = self._loaded.get((mode, local_size))
-            if loaded is None:
-                compiled = self.program._compiled(self.name, mode, local_size)
-                loaded = self._loaded[(mode, local_size)] = LoadedKernel(compiled)
-            return loaded
+            v = self._variant(mode, local_size, work_items, policy)
+            if mode == "report":
+                return v.loaded
+            v.launches += 1
+            self._advance(v, mode, local_size, policy)
+            self.tier = v.tier
+            return v.loaded
+
+    def _advance(self, v: _Variant, mode: str, local_size: tuple | None, policy: str) -> None:
+        """Moves a tier-1 variant on (holding ``_lock``): takes a finished optimised build, raises
+        a failed one (once), or queues one."""
+        if v.tier == 2:
+            return
+        future = v.future
+        if future is not None:
+            if not future.done():
+                return
+            v.future = None
+            if future.cancelled() or isinstance(future.exception(), target.BuildStopped):
+                return   # the interpreter is exiting
+            exc = future.exception()
+            if exc is not None:
+                v.failed = True
+                raise CompileError(
+                    f"kernel {self.name!r}: its optimised (tier-2) build failed in the background, so this "
+                    f"launch did not run; later launches use the quick build (SPIRVKIT_JIT=quick avoids the "
+                    f"optimised build). The error: {type(exc).__name__}: {exc}") from exc
+            v.loaded, v.tier = future.result(), 2
+        elif v.failed:
+            return
+        elif policy == "optimized":
+            with target.foreground():
+                v.loaded = LoadedKernel(self.program._compiled(self.name, mode, local_size, "optimized"))
+            v.tier = 2
+        elif policy == "tiered" and v.launches >= OPTIMIZE_AT_LAUNCH:
+            v.future = target.submit(functools.partial(self._optimized_build, mode, local_size))
+
+    def _optimized_build(self, mode: str, local_size: tuple | None) -> LoadedKernel:
+        """The background job: the O3 build (from the cache if another Program of the same
+        module made it meanwhile), stored in the cache and linked. Takes no lock of the kernel."""
+        return LoadedKernel(self.program._compiled(self.name, mode, local_size, "optimized"))
+
+    def compile(self, unchecked: bool = False, local_size=None, optimized: bool = False) -> Kernel:
+        """Compiles now rather than at the first launch (for launches with ``local_size``, when
+        the kernel is one that spirvkit compiles per local size: see ``__call__``).
+
+        ``optimized=False``: the build a first launch would make (a quick tier-1 build, or the
+        optimised one if cached). ``optimized=True``: the fully optimised (tier-2, O3) build,
+        which launches use from then on; waits for a background build in progress, and raises
+        its error if it failed."""
+        mode = "unchecked" if unchecked else "checked"
+        size = None
+        if local_size is not None:
+            dims = (local_size,) if isinstance(local_size, int) else tuple(local_size)
+            size = self._specialised_size(make_ndrange(dims, dims, None, self.required_local_size))
+        policy = jit_policy()
+        with self._lock:
+            if optimized and (mode, size) not in self._variants:
+                policy = "optimized"
+            v = self._variant(mode, size, None, policy)
+            future = v.future
+        if not optimized or v.tier == 2:
+            return self
+        if future is not None:
+            concurrent.futures.wait([future])
+        with self._lock:
+            if v.tier == 1 and v.future is not None and v.future.done():
+                self._advance(v, mode, size, policy)   # raises the background build's error
+            if v.tier == 1:
+                with target.foreground():
+                    v.loaded = LoadedKernel(self.program._compiled(self.name, mode, size, "optimized"))
+                v.tier, v.future, v.failed = 2, None, False
+        return self
 
     def _specialised_size(self, ndrange) -> tuple | None:
         """The local size to compile for: a kernel run region by region (barriers, or inner loops
@@ -141,17 +372,6 @@ class Kernel:
             return None
         return tuple(ndrange.local_size)
 
-    def compile(self, unchecked: bool = False, local_size=None) -> Kernel:
-        """Compiles now rather than at the first launch (for launches with ``local_size``, when
-        the kernel is one that spirvkit compiles per local size: see ``__call__``)."""
-        mode = "unchecked" if unchecked else "checked"
-        size = None
-        if local_size is not None:
-            dims = (local_size,) if isinstance(local_size, int) else tuple(local_size)
-            size = self._specialised_size(make_ndrange(dims, dims, None, self.required_local_size))
-        self._loaded_kernel(mode, size)
-        return self
-
     def __call__(self, global_size, local_size=None, *args, global_offset=None, unchecked: bool = False,
                  timeout: float | None = None, printf=None):
         ndrange = make_ndrange(global_size, local_size, global_offset, self.required_local_size)
@@ -159,11 +379,12 @@ class Kernel:
                                     or not timeout > 0 or timeout != timeout):
             raise KernelArgumentError(f"timeout must be a positive number of seconds, got {timeout!r}")
         size = self._specialised_size(ndrange)
-        loaded = self._loaded_kernel("unchecked" if unchecked else "checked", size)
+        x, y, z = ndrange.global_size
+        loaded = self._launch_object("unchecked" if unchecked else "checked", size, x * y * z)
         compiled = loaded.compiled
         bound = bind(compiled.slots, compiled.args_bytes, self.program.types, args, compiled.local_bytes)
         launch(loaded, ndrange, bound, self.program._globals_block(compiled), timeout, self.name,
-               locate=lambda: self._loaded_kernel("report", size), printf=printf)
+               locate=lambda: self._launch_object("report", size), printf=printf)
 
     def __repr__(self):
         params = ", ".join(f"{a.type} {a.name}" for a in self.args)

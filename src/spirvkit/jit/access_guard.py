@@ -34,6 +34,7 @@ from llvmlite import ir
 
 from ..errors import SpirvkitError
 from .function import HANDLERS, I1, I64, FunctionLowering, Ptr
+from .types import abi_size, element_offset
 
 I128 = ir.IntType(128)
 LIMIT = 1 << 62
@@ -215,16 +216,16 @@ class AccessGuard:
         indices = list(inst.words[4:])
         total = offset
         if inst.opname in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain"):
-            total = self._add(total, self._scaled(indices.pop(0), base_type.llvm.get_abi_size(self.td)))
+            total = self._add(total, self._scaled(indices.pop(0), abi_size(base_type.llvm, self.td)))
         current = base_type
         for index_id in indices:
             if current.kind == "struct":
                 member = ml.constants.value(index_id)
-                step = current.llvm.get_element_offset(self.td, member)
+                step = element_offset(current.llvm, member, self.td)
                 total = self._add(total, _Node(64, machine=ir.Constant(I64, step)))
                 current = current.members[member]
             elif current.kind in ("array", "vector"):
-                total = self._add(total, self._scaled(index_id, current.elem.llvm.get_abi_size(self.td)))
+                total = self._add(total, self._scaled(index_id, abi_size(current.elem.llvm, self.td)))
                 current = current.elem
             else:
                 raise _NotAffine

@@ -1,8 +1,13 @@
 """The compiled-kernel cache: in memory for the process, on disk across processes.
 
 Keyed by the module's bytes, the entry point, the specialization values, the checking mode, the
-local size it was specialised for, the target CPU, the versions of spirvkit and llvmlite and a
-hash of the code generator. The disk cache lives in ``$SPIRVKIT_CACHE_DIR`` (default ``~/.cache/spirvkit``); ``SPIRVKIT_CACHE=0`` disables it.
+local size it was specialised for, the optimisation pipeline, the target CPU, the versions of
+spirvkit and llvmlite and a hash of the code generator. The disk cache lives in
+``$SPIRVKIT_CACHE_DIR`` (default ``~/.cache/spirvkit``); ``SPIRVKIT_CACHE=0`` disables it.
+
+Only fully optimised (tier-2, pipeline ``"optimized"``) objects go to disk; the tier-1 objects of
+first launches are kept in memory only (``store(..., disk=False)``), so a later process never
+starts from a quick build when an optimised one exists.
 """
 
 from __future__ import annotations
@@ -34,10 +39,11 @@ def _code_fingerprint() -> str:
 
 
 def cache_key(module_bytes: bytes, name: str, mode: str, spec_values: dict | None,
-              local_size: tuple | None = None) -> str:
+              local_size: tuple | None = None, pipeline: str = "optimized") -> str:
     h = hashlib.sha256()
     h.update(module_bytes)
-    meta = {"entry": name, "mode": mode, "local_size": list(local_size) if local_size else None, "spec": sorted((int(k), repr(v)) for k, v in (spec_values or {}).items()),
+    meta = {"entry": name, "mode": mode, "local_size": list(local_size) if local_size else None,
+            "spec": sorted((int(k), repr(v)) for k, v in (spec_values or {}).items()), "pipeline": pipeline,
             "target": target.describe(), "spirvkit": __version__, "code": _code_fingerprint()}
     h.update(json.dumps(meta, sort_keys=True).encode())
     return h.hexdigest()
@@ -50,12 +56,13 @@ def disk_directory() -> Path | None:
     return Path(root) / "kernels"
 
 
-def lookup(key: str) -> CompiledKernel | None:
+def lookup(key: str, disk: bool = True) -> CompiledKernel | None:
+    """The kernel stored under ``key``: from memory, else (``disk``) from the disk cache."""
     with _lock:
         hit = _memory.get(key)
     if hit is not None:
         return hit
-    directory = disk_directory()
+    directory = disk_directory() if disk else None
     if directory is None:
         return None
     try:
@@ -69,10 +76,11 @@ def lookup(key: str) -> CompiledKernel | None:
     return kernel
 
 
-def store(key: str, kernel: CompiledKernel) -> None:
+def store(key: str, kernel: CompiledKernel, disk: bool = True) -> None:
+    """Keeps ``kernel`` in memory and (``disk``: tier-2 objects only) on disk."""
     with _lock:
         _memory[key] = kernel
-    directory = disk_directory()
+    directory = disk_directory() if disk else None
     if directory is None:
         return
     try:

@@ -81,14 +81,19 @@ MODES = ("checked", "unchecked", "report")
 
 
 def compile_kernel(module: Module, name: str, mode: str = "checked", spec_values: dict | None = None,
-                   local_size: tuple | None = None) -> CompiledKernel:
+                   local_size: tuple | None = None, pipeline: str = "optimized") -> CompiledKernel:
     """``mode``: 'checked' (bounds checks raise a flag: fast), 'unchecked' (no checks) or
     'report' (checks that record exactly where a fault happened: used to re-run a group).
-    ``local_size``: compile for launches whose every group has this size (None: any)."""
+    ``local_size``: compile for launches whose every group has this size (None: any).
+    ``pipeline``: one of ``target.PIPELINES``: 'optimized' (tier 2, O3) or the tier-1 'quick' /
+    'quick-large' / 'quick-vector' pipelines of the first launch (same results, cheaper to
+    compile). Group guards (jit/access_guard.py) double the work-item loops: they are built for
+    the optimised tier and for large first launches ('quick-large'), where their run-time gain
+    outweighs their compile time."""
     checked = mode != "unchecked"
     ir_text, ml, kb = lower_kernel(module, name, checked, spec_values, report_faults=mode == "report",
-                                   local_size=local_size)
-    obj = target.compile_ir(ir_text)
+                                   local_size=local_size, guards=pipeline in ("optimized", "quick-large"))
+    obj = target.compile_ir(ir_text, pipeline)
     return CompiledKernel(name, obj, mode, kb.slots, kb.args_bytes, kb.has_barriers, ml.sites,
                           ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init, kb.frame_bytes,
                           ml.constant_names, ml.local_size, ml.printf_sites, ml.layout.global_relocs)

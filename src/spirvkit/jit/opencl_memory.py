@@ -9,6 +9,7 @@ from llvmlite import ir
 from ..errors import NotSupportedError
 from .function import I32, I64, FunctionLowering
 from .ops_convert import ROUNDING, narrow_float
+from .types import abi_size
 
 HALF = ir.HalfType()
 
@@ -25,9 +26,9 @@ def _element_address(fl: FunctionLowering, ptr, offset_id: int, stride: int, ele
 
 def _load_vector(fl: FunctionLowering, ptr, element: ir.Type, n: int) -> ir.Value:
     b = fl.builder
-    size = element.get_abi_size(fl.types.target_data) * n
+    size = abi_size(element, fl.types.target_data) * n
     vec_t = ir.ArrayType(element, n)   # no vector alignment: vloadn only needs element alignment
-    align = element.get_abi_size(fl.types.target_data)
+    align = abi_size(element, fl.types.target_data)
     if fl.checked:
         fl.check_access(ptr, size, "load")
         loaded = b.load(ptr.addr, typ=vec_t, align=align)
@@ -44,14 +45,14 @@ def _load_vector(fl: FunctionLowering, ptr, element: ir.Type, n: int) -> ir.Valu
 
 def _store_vector(fl: FunctionLowering, ptr, value: ir.Value, element: ir.Type, n: int) -> None:
     b = fl.builder
-    size = element.get_abi_size(fl.types.target_data) * n
+    size = abi_size(element, fl.types.target_data) * n
     arr = ir.Constant(ir.ArrayType(element, n), None)
     for i in range(n):
         lane = b.extract_element(value, ir.Constant(I32, i)) if isinstance(value.type, ir.VectorType) else value
         arr = b.insert_value(arr, lane, i)
     if fl.checked:
         fl.check_access(ptr, size, "store")
-    fl.tag(b.store(arr, ptr.addr, align=element.get_abi_size(fl.types.target_data)))
+    fl.tag(b.store(arr, ptr.addr, align=abi_size(element, fl.types.target_data)))
     if fl.checked:
         fl.join_access()
 

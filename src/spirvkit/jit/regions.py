@@ -26,6 +26,7 @@ from .collectives import is_collective, is_sync
 from .collectives import operands as collective_operands
 from .intrinsics import intrinsic
 from .loop_cuts import is_cut
+from .types import abi_size
 
 OP_PHI, OP_VARIABLE = 245, 59
 DONE = 0xFFFFFFFF        # a work-item's state once it has returned
@@ -146,7 +147,7 @@ def record_layout(ml, fn: Function, uniform_inductions: set[int] = frozenset()) 
                         slots.append([layout.add(PTR, 8) for _ in range(3 if ml.checked else 1)])
                         continue
                     stored = I8 if t.llvm == I1 else t.llvm
-                    slots.append([layout.add(stored, stored.get_abi_size(td))])
+                    slots.append([layout.add(stored, abi_size(stored, td))])
                 layout.collective_inputs[inst.offset] = slots
     for value_id in sorted(live_after_barriers(fn)):
         inst = ml.module.definition(value_id)
@@ -158,14 +159,14 @@ def record_layout(ml, fn: Function, uniform_inductions: set[int] = frozenset()) 
             layout.values[value_id] = [layout.add(PTR, 8, same) for _ in range(3 if ml.checked else 1)]
         else:
             stored = I8 if t.llvm == I1 else t.llvm
-            layout.values[value_id] = [layout.add(stored, stored.get_abi_size(td), same)]
+            layout.values[value_id] = [layout.add(stored, abi_size(stored, td), same)]
             if value_id in uniform_inductions:
                 # Double-buffered: a pass reads the value its work-items entered with, and
                 # each work-item that goes round again writes the next one in its own slot
                 # (a plain vectorisable store; an early work-item must not advance the shared
                 # value under the later ones). Between passes the scheduler copies one such
                 # work-item's next value into the shared slot.
-                layout.next_slots[value_id] = layout.add(stored, stored.get_abi_size(td))
+                layout.next_slots[value_id] = layout.add(stored, abi_size(stored, td))
     return layout
 
 

@@ -90,10 +90,10 @@ class TypeTable:
         return self.types.get(type_id)
 
     def size(self, t: SpvType) -> int:
-        return t.llvm.get_abi_size(self.target_data)
+        return abi_size(t.llvm, self.target_data)
 
     def align(self, t: SpvType) -> int:
-        return t.llvm.get_abi_alignment(self.target_data)
+        return abi_alignment(t.llvm, self.target_data)
 
     def member_offset(self, t: SpvType, index: int) -> int:
         return _element_offset(t.llvm, index, self.target_data)
@@ -179,14 +179,47 @@ def c_type_name(t: SpvType) -> str:
     return t.kind
 
 
+# llvmlite answers size and alignment questions by parsing a module that uses the type (and
+# under its global lock): asked thousands of times per kernel, they are worth remembering.
+_layout_cache: dict[tuple, int] = {}
+
+
+def _layout(kind: str, ty: ir.Type, target_data, *extra) -> int:
+    key = (kind, str(ty), id(target_data), *extra)
+    found = _layout_cache.get(key)
+    if found is None:
+        if kind == "size":
+            found = ty.get_abi_size(target_data)
+        elif kind == "align":
+            found = ty.get_abi_alignment(target_data)
+        else:
+            found = ty.get_element_offset(target_data, *extra)
+        _layout_cache[key] = found
+    return found
+
+
+def abi_size(ty: ir.Type, target_data) -> int:
+    """The allocation size of an LLVM type (what a GEP steps by)."""
+    return _layout("size", ty, target_data)
+
+
+def abi_alignment(ty: ir.Type, target_data) -> int:
+    return _layout("align", ty, target_data)
+
+
+def element_offset(struct: ir.Type, index: int, target_data) -> int:
+    """LLVM's offset of a struct member (what a GEP to it adds)."""
+    return _layout("offset", struct, target_data, index)
+
+
 def _element_offset(struct: ir.Type, index: int, target_data) -> int:
     """Byte offset of member ``index`` of an LLVM literal struct under C layout rules."""
     offset = 0
     for i, member in enumerate(struct.elements):
         if not struct.packed:
-            align = member.get_abi_alignment(target_data)
+            align = abi_alignment(member, target_data)
             offset = (offset + align - 1) // align * align
         if i == index:
             return offset
-        offset += member.get_abi_size(target_data)
+        offset += abi_size(member, target_data)
     raise IndexError(index)

@@ -98,7 +98,24 @@ def _buffer(value, slot: ArgSlot, t: SpvType, where: str) -> np.ndarray:
     return value
 
 
+_ALIGNMENTS: dict[int, tuple[SpvType, int]] = {}   # id(type) -> (the type, kept alive; alignment)
+
+
 def _alignment(t: SpvType) -> int:
+    """The alignment a buffer for pointer type ``t`` needs; memoised: an llvmlite query parses a
+    module and takes llvmlite's global lock, which a background (tier-2) compile may hold for a
+    few hundred ms, so that launches after the first make no LLVM call at all."""
+    hit = _ALIGNMENTS.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    if len(_ALIGNMENTS) > 4096:
+        _ALIGNMENTS.clear()
+    align = _query_alignment(t)
+    _ALIGNMENTS[id(t)] = (t, align)
+    return align
+
+
+def _query_alignment(t: SpvType) -> int:
     elem = t.elem
     if elem is None or elem.kind in ("void", "opaque"):
         return 1

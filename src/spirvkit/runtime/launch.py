@@ -53,6 +53,16 @@ def _workers() -> concurrent.futures.ThreadPoolExecutor:
         return _pool
 
 
+def _forget_workers_in_child() -> None:
+    """A forked child has none of the pool's threads: it makes a pool of its own."""
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_workers_in_child)
+
+
 class LoadedKernel:
     """A compiled kernel linked into the process, with reusable per-thread scratch memory."""
 
