@@ -24,6 +24,13 @@ SOURCE = FIXTURES / "access_guard.cl"   # access_guard.spv: clang-15 -O2 (regene
 GUARD = 16   # words of zeros around each buffer: they must stay zero
 
 
+@pytest.fixture(autouse=True)
+def optimised_builds(monkeypatch):
+    """Guards are built for the optimised tier (and large first launches): every launch here
+    compiles that way (SPIRVKIT_JIT=optimized), or these tests would not test them."""
+    monkeypatch.setenv("SPIRVKIT_JIT", "optimized")
+
+
 @pytest.fixture(scope="module", params=["clang", "spirvkit-cc"])
 def program(request):
     """The kernels as clang -O2 compiles them (SSA indices: the guard covers them) and as

@@ -60,10 +60,13 @@ def check_kernel_module(module: Module) -> None:
 
 
 def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | None = None,
-                 report_faults: bool = False, local_size: tuple | None = None, guards: bool = True):
+                 report_faults: bool = False, local_size: tuple | None = None, guards: bool = True,
+                 compact: bool = False):
     """The LLVM module (as text) and the kernel facts, before native compilation. ``guards``:
     give checked work-item loops their group guards (jit/access_guard.py), which cost compile
-    time (a second copy of the loops) and pay off on launches with many work-groups."""
+    time (a second copy of the loops) and pay off on launches with many work-groups.
+    ``compact``: the least code to compile (a region kernel's work-item loops call each region
+    rather than inlining it: one copy of each region instead of two)."""
     check_kernel_module(module)
     entry = module.entry_point(name)
     if entry is None or entry.execution_model != "Kernel":
@@ -71,7 +74,7 @@ def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | N
         raise SpirvkitError(f"no kernel named {name!r}; the module's kernels: {', '.join(kernels) or 'none'}")
     ml = ModuleLowering(module, target.target_data(), target.triple(), checked, spec_values, report_faults,
                         local_size, target.function_attributes())
-    ml.guards = guards
+    ml.guards, ml.compact = guards, compact
     kb = KernelBuilder(ml, entry.function)
     kb.build()
     return ml.llvm_text(), ml, kb
@@ -89,10 +92,11 @@ def compile_kernel(module: Module, name: str, mode: str = "checked", spec_values
     'quick-large' / 'quick-vector' pipelines of the first launch (same results, cheaper to
     compile). Group guards (jit/access_guard.py) double the work-item loops: they are built for
     the optimised tier and for large first launches ('quick-large'), where their run-time gain
-    outweighs their compile time."""
+    outweighs their compile time; the small first launches ('quick') get compact code."""
     checked = mode != "unchecked"
     ir_text, ml, kb = lower_kernel(module, name, checked, spec_values, report_faults=mode == "report",
-                                   local_size=local_size, guards=pipeline in ("optimized", "quick-large"))
+                                   local_size=local_size, guards=pipeline in ("optimized", "quick-large"),
+                                   compact=pipeline == "quick")
     obj = target.compile_ir(ir_text, pipeline)
     return CompiledKernel(name, obj, mode, kb.slots, kb.args_bytes, kb.has_barriers, ml.sites,
                           ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init, kb.frame_bytes,

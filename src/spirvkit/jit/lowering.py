@@ -95,6 +95,7 @@ class ModuleLowering:
         self.checked = checked
         self.report_faults = report_faults   # call the fault recorder (else: raise a flag)
         self.guards = True                    # group guards for checked loops (see lower_kernel)
+        self.compact = False                  # regions called, not inlined (see lower_kernel)
         self.types = TypeTable(module, target_data, spec_values)
         self.constants = ConstantEvaluator(module, self.types, spec_values)
         self.llvm = ir.Module(name="spirvkit")

@@ -578,7 +578,7 @@ def build_region_group(kb) -> ir.Function:
 
         region, guard = region
 
-        def run(lx, ly, lz, i, inline=True, safe=False):
+        def run(lx, ly, lz, i, inline=not ml.compact, safe=False):
             # The slow path (work-items in different states) calls the region out of line with
             # a fault flag of its own: the fast path's flag must not escape, or it could not
             # live in a register.
