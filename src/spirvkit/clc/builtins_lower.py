@@ -8,9 +8,10 @@ from __future__ import annotations
 from . import ast
 from .builtins import (C11_FETCH, LEGACY_ATOMICS, SUB_GROUP_ITEM, WORK_ITEM, WORK_ITEM_SCALAR, candidates, parse_as,
                        parse_convert, parse_vload, resolve, unsupported_family)
+from .codegen_expr import expr_start
 from .sema import SemaError, not_supported
 from .types import (BOOL, DOUBLE, FLOAT, HALF, INT, LONG, SIZE_T, UINT, ULONG, VOID, CType, Pointer, Scalar,
-                    Vector, relational_result, vector_of)
+                    Vector, atomic_name, relational_result, vector_of)
 
 # Memory semantics bits (SPIR-V): the order, then the storage classes a fence covers.
 SEQ_CST, ACQ_REL, ACQUIRE, RELEASE = 0x10, 0x8, 0x2, 0x4
@@ -382,16 +383,41 @@ class BuiltinsMixin:
             c11 = c11[: -len("_explicit")]
         return self.atomic_c11(name, c11, explicit, args, node)
 
-    def _atomic_pointer(self, name, p, node):
-        if not p.type.is_pointer or not (p.type.pointee.is_scalar and p.type.pointee.is_integer or
-                                         p.type.pointee.is_float):
+    def _atomic_pointer(self, name, p, node, c11=False, flag=False, fetch=False):
+        """The value type the atomic built-in ``name`` works on, from its pointer argument.
+        The C11 built-ins take pointers to atomic types, the legacy ones pointers to plain
+        integers; given the other kind, clang converts the pointer with a warning
+        (-Wincompatible-pointer-types), and so does this."""
+        pointee = p.type.pointee if p.type.is_pointer else None
+        t = pointee.value if pointee is not None and pointee.is_atomic else pointee
+        if t is None or not (t.is_scalar and t.is_integer or t.is_float) or t.bits not in (32, 64):
             raise SemaError(f"no matching function for call to '{name}'", node)
-        t = p.type.pointee
-        if t.bits not in (32, 64):
+        if flag and not (t.is_integer and t.bits == 32) or fetch and t.is_float:
             raise SemaError(f"no matching function for call to '{name}'", node)
+        if c11 and not pointee.is_atomic:
+            space = "__generic " if self.cl_std >= 200 else ""
+            target = "atomic_flag" if flag else atomic_name(t)
+            self.warn(f"incompatible pointer types passing '{p.type}' to parameter of type "
+                      f"'volatile {space}{target} *'", expr_start(node.args[0]), "-Wincompatible-pointer-types")
+        elif not c11 and pointee.is_atomic:
+            space = f"__{p.type.space} " if p.type.space != "private" else ""
+            self.warn(f"incompatible pointer types passing '{p.type}' to parameter of type "
+                      f"'volatile {space}{t.with_signed(t.signed)} *'", expr_start(node.args[0]),
+                      "-Wincompatible-pointer-types")
         if t.bits == 64:
             self.uses_int64_atomics = True
         return t
+
+    def atomic_read(self, lv):
+        """Reading an atomic object as a value (C11 lvalue conversion): clang's seq_cst atomic
+        load, at device scope as the non-explicit built-ins (a private object: a plain load)."""
+        t = lv.type.value
+        if lv.space == "private":
+            return self.val(t, self.f.op("OpLoad", self.spv(t, True), lv.ptr))
+        if t.bits == 64:
+            self.uses_int64_atomics = True
+        sem = SEQ_CST | self._storage_semantics(lv.space)
+        return self.val(t, self.op("OpAtomicLoad", t, lv.ptr, self.u32(1), self.u32(sem)))
 
     def atomic_op(self, name, op, args, node, scope, order, extra=None):
         if op not in LEGACY_ATOMICS:
@@ -435,7 +461,7 @@ class BuiltinsMixin:
         if len(args) < n or (not explicit and len(args) != n) or len(args) > n + (3 if "compare" in op else 2):
             raise SemaError(f"no matching function for call to '{name}'", node)
         p = args[0]
-        t = self._atomic_pointer(name, p, node)
+        t = self._atomic_pointer(name, p, node, c11=True, flag=op.startswith("flag_"), fetch=op.startswith("fetch_"))
         extra = args[n:]
         orders = [self._flags(a, node) for a in extra if True][: 2 if "compare" in op else 1]
         scope_v = extra[-1] if len(extra) > (2 if "compare" in op else 1) else None

@@ -22,7 +22,7 @@ from .codegen_init import InitializersMixin
 from .flow import MAYBE, NEVER, fall_through
 from .sema import Scope, SemaError, Symbol, TypeResolver, check_implicit, not_supported
 from .source import Note, expansion_location, located_diagnostic
-from .types import (BOOL, INT, STORAGE_CLASS, VOID, Array, CType, EventType, Function, Pointer,
+from .types import (BOOL, INT, STORAGE_CLASS, VOID, Array, Atomic, CType, EventType, Function, Pointer,
                     Record, Scalar, Vector, type_from_name, unqualified_name)
 
 # Enumerators clang's opencl-c-base.h declares (values as clang gives them).
@@ -174,6 +174,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             return self.record_type(t)
         if isinstance(t, EventType):
             return b.type_event()
+        if isinstance(t, Atomic):
+            return self.spv(t.value, mem)
         raise SemaError(f"type '{t}' cannot be used here")
 
     def record_type(self, rec: Record) -> int:
@@ -319,6 +321,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             raise SemaError("variable in constant address space must be initialized", decl)
         if t.is_array and t.length is None and isinstance(decl.init, (ast.InitList, ast.StringLiteral)):
             t = Array(t.elem, self.init_length(decl.init, t))
+        if t.is_atomic and decl.init is not None:
+            self.check_atomic_init(t, space, decl.init)
         init = self.constant_initializer(decl.init, t, self.globals) if decl.init is not None else None
         if init is None and space == "global":
             init = self.b.constant_null(self.spv(t, True))
@@ -329,6 +333,18 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             self.b.decorate(var, "Constant")
         self.globals.names[decl.name] = Symbol(decl.name, "var", t, var, space, decl,
                                                const=q["const"] or space == "constant")
+
+    @staticmethod
+    def check_atomic_init(t, space, init) -> None:
+        """§6.13.11.1: an atomic object is initialised (with ATOMIC_VAR_INIT) only in the global
+        address space — program scope or static; clang's errors, at the initialiser."""
+        if isinstance(init, ast.InitList):
+            spelled = f"__{space} {t}" if space != "private" else str(t)
+            raise SemaError(f"illegal initializer type '{spelled}'", init)
+        if space != "global":
+            from .codegen_expr import expr_start
+            raise SemaError("atomic variable can be initialized to a variable only in global address space",
+                            expr_start(init))
 
     def declare_function(self, name, t: Function, node, is_kernel) -> FuncInfo:
         info = self.functions.get(name)
@@ -672,7 +688,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
                 raise SemaError(f"void function '{self.fn_info.name}' should not return a value", s, "-Wreturn-type")
             self.f.ret()
             return
-        check_implicit(v.type, rt, s.value, "returning")
+        check_implicit(v.type, rt, s.value, "returning", warn=self.warn)
         self.f.ret(self.convert(v, rt, s.value).id)
 
     def _label(self, name) -> int:
@@ -697,8 +713,10 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
     def stmt_Switch(self, s) -> None:
         self.known_conditions[id(s)] = self.flow_constant(s.cond)
         sel = self.expr(s.cond)
-        if not (sel.type.is_scalar and sel.type.is_integer):  # clang: at the 'switch'
-            raise SemaError(f"statement requires expression of integer type ('{sel.type}' invalid)", s)
+        atomic = self.is_atomic_operand(sel, s.cond)
+        if not (sel.type.is_scalar and sel.type.is_integer) or atomic:  # clang: at the 'switch'
+            spelled = self.operand_spelling(sel, s.cond) if atomic else sel.type
+            raise SemaError(f"statement requires expression of integer type ('{spelled}' invalid)", s)
         from .types import promote
         st = promote(sel.type)
         sel = self.convert(sel, st, s.cond)
@@ -809,6 +827,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
                 raise SemaError("automatic variable qualified with an invalid address space", d)
         if extern and d.init is not None:
             raise SemaError("'extern' variable cannot have an initializer", d)
+        if t.is_atomic and d.init is not None and space != "local":  # ('__local' ones: below)
+            self.check_atomic_init(t, space, d.init)
         if space == "local":
             if d.init is not None:
                 raise SemaError("'__local' variable cannot have an initializer", d)

@@ -40,17 +40,24 @@ class _AtOperator:
 
 
 class Val:
-    __slots__ = ("type", "id", "value")
+    """``origin``: for a value read from an object (or returned as an atomic type), the LVal
+    (or a stand-in with ``type``/``space``/``const``) clang would still see as the operand's
+    type: atomic operands are refused by the operators, and the message names the lvalue's
+    address space."""
+    __slots__ = ("type", "id", "value", "origin")
 
     def __init__(self, ctype, vid, value=None):
         self.type, self.id, self.value = ctype, vid, value
+        self.origin = None
 
 
 class LVal:
-    __slots__ = ("type", "ptr", "space", "swizzle", "const", "type_base")
+    """``volatile``: reached through a pointer to volatile (only diagnostics spell it)."""
+    __slots__ = ("type", "ptr", "space", "swizzle", "const", "type_base", "volatile")
 
-    def __init__(self, ctype, ptr, space, swizzle=None, const=False):
+    def __init__(self, ctype, ptr, space, swizzle=None, const=False, volatile=False):
         self.type, self.ptr, self.space, self.swizzle, self.const = ctype, ptr, space, swizzle, const
+        self.volatile = volatile
 
 
 _LITERAL_TYPES = {"int": INT, "unsigned int": UINT, "long": LONG, "unsigned long": ULONG,
@@ -71,6 +78,8 @@ class ExpressionsMixin(OperatorsMixin):
         return self.b.type_bool() if n == 1 else self.b.type_vector(self.b.type_bool(), n)
 
     def load(self, lv: LVal) -> Val:
+        if lv.type.is_atomic:  # lvalue conversion of an atomic object: a seq_cst atomic load
+            return self.atomic_read(lv)
         if lv.swizzle is not None:
             base = Val(lv.type_base, self.f.op("OpLoad", self.spv(lv.type_base), lv.ptr))
             return self.shuffle(base, lv.swizzle)
@@ -134,6 +143,7 @@ class ExpressionsMixin(OperatorsMixin):
                 return r[0]
         if isinstance(node, ast.UnaryOp) and node.op == "!":
             inner = self.expr(node.operand)
+            self.check_atomic_unary(inner, node.operand, node)
             if inner.type.is_scalar or inner.type.is_pointer:
                 return self.f.op("OpLogicalNot", self.b.type_bool(), self.to_bool(inner, node.operand))
         if isinstance(node, ast.BinaryOp) and node.op in ("&&", "||"):
@@ -145,6 +155,8 @@ class ExpressionsMixin(OperatorsMixin):
     # -- conversions ------------------------------------------------------------------------
 
     def convert(self, v: Val, to: CType, node, explicit: bool = False) -> Val:
+        if to.is_atomic:  # initialising an atomic object (or parameter, result): its value type
+            to = to.value
         src = v.type
         if src == to:
             if src.is_pointer and src is not to:
@@ -301,7 +313,9 @@ class ExpressionsMixin(OperatorsMixin):
             if lv.type.is_function:
                 raise SemaError("function pointers are not allowed", node)
             self.check_half_load(lv, node)
-            return self.load(lv)
+            v = self.load(lv)
+            v.origin = lv
+            return v
         handler = getattr(self, "expr_" + kind, None)
         if handler is None:
             raise not_supported(f"expression '{kind}'", node)
@@ -338,7 +352,7 @@ class ExpressionsMixin(OperatorsMixin):
                 raise SemaError(f"indirection requires pointer operand ('{p.type}' invalid)", node)
             if p.type.pointee.is_void:
                 raise SemaError("indirection of a 'void *' pointer", node)
-            return LVal(p.type.pointee, p.id, p.type.space, const=p.type.const)
+            return LVal(p.type.pointee, p.id, p.type.space, const=p.type.const, volatile=p.type.volatile)
         if kind == "Subscript":
             return self.subscript(node)
         if kind == "Member":
@@ -361,7 +375,7 @@ class ExpressionsMixin(OperatorsMixin):
         if isinstance(base, LVal) and base.type.is_vector and base.swizzle is None:
             idx = self.convert(self.expr(index_node), INT, index_node)
             ptr = self.f.op("OpInBoundsAccessChain", self.ptr_type(base.type.elem, base.space), base.ptr, idx.id)
-            return LVal(base.type.elem, ptr, base.space, const=base.const)
+            return LVal(base.type.elem, ptr, base.space, const=base.const, volatile=base.volatile)
         if isinstance(base, LVal) and base.type.is_array:
             idx = self.expr(index_node)
             if not idx.type.is_integer or not idx.type.is_scalar:
@@ -369,7 +383,7 @@ class ExpressionsMixin(OperatorsMixin):
             i64 = self.convert(idx, LONG, index_node)
             pt = Pointer(base.type.elem, base.space)
             ptr = self.op("OpAccessChain", pt, base.ptr, i64.id)
-            return LVal(base.type.elem, ptr, base.space, const=base.const)
+            return LVal(base.type.elem, ptr, base.space, const=base.const, volatile=base.volatile)
         b = base if isinstance(base, Val) else (self.decay(base) if base.type.is_array else self.load(base))
         idx = self.expr(index_node)
         if not b.type.is_pointer and idx.type.is_pointer:
@@ -382,7 +396,7 @@ class ExpressionsMixin(OperatorsMixin):
         if not (idx.type.is_scalar and idx.type.is_integer):
             raise SemaError("array subscript is not an integer", index_node)
         p = self.pointer_add(b, idx, node)
-        return LVal(p.type.pointee, p.id, p.type.space, const=p.type.const)
+        return LVal(p.type.pointee, p.id, p.type.space, const=p.type.const, volatile=p.type.volatile)
 
     def pointer_add(self, p: Val, idx: Val, node, negate=False) -> Val:
         if p.type.pointee.is_void or p.type.pointee.is_function:
@@ -398,7 +412,7 @@ class ExpressionsMixin(OperatorsMixin):
             p = self.expr(node.base)
             if not p.type.is_pointer:
                 raise SemaError(f"member reference type '{p.type}' is not a pointer; did you mean to use '.'?", node)
-            base = LVal(p.type.pointee, p.id, p.type.space, const=p.type.const)
+            base = LVal(p.type.pointee, p.id, p.type.space, const=p.type.const, volatile=p.type.volatile)
         else:
             base = self.lvalue(node.base)
         t = base.type
@@ -430,7 +444,7 @@ class ExpressionsMixin(OperatorsMixin):
             ptr = self.f.op("OpBitcast", self.ptr_type(ft, base.space), base.ptr)
         else:
             ptr = self.f.op("OpInBoundsAccessChain", self.ptr_type(ft, base.space), base.ptr, self.u32(i))
-        return LVal(ft, ptr, base.space, const=base.const)
+        return LVal(ft, ptr, base.space, const=base.const, volatile=base.volatile)
 
     # -- leaves -----------------------------------------------------------------------------
 

@@ -210,6 +210,8 @@ class InitializersMixin:
     # -- constant initialisers (module scope) -----------------------------------------------
 
     def constant_initializer(self, init, t: CType, scope) -> int:
+        if t.is_atomic:  # ATOMIC_VAR_INIT(value): the value type's constant
+            return self.constant_initializer(init, t.value, scope)
         mt = self.spv(t, True)
         if isinstance(init, ast.StringLiteral) and t.is_array:
             data = literal_bytes(init.value) + b"\0"
@@ -285,7 +287,7 @@ class InitializersMixin:
                 return
             if t.is_array:
                 raise SemaError("array initializer must be an initializer list", init)
-            check_implicit(v.type, t, init, "initializing", decl)
+            check_implicit(v.type, t, init, "initializing", decl, warn=self.warn)
             self.store(lv, self.convert(v, t, init))
             return
         if t.is_scalar:
@@ -346,6 +348,8 @@ class InitializersMixin:
 
     def constant_bytes(self, init, t, scope) -> bytes:
         """The little-endian bytes of a constant initializer of type ``t`` (unions need them)."""
+        if t.is_atomic:
+            t = t.value
         if t.is_record or t.is_array or (t.is_vector and isinstance(init, ast.InitList)):
             buf = bytearray(t.size)
             if isinstance(init, ast.StringLiteral) and t.is_array:

@@ -29,7 +29,57 @@ def pick(table, t: CType) -> str | None:
     return table[2] if e.is_float else table[0] if e.signed else table[1]
 
 
+def _operand_node(node):
+    while isinstance(node, ast.Paren):
+        node = node.expr
+    return node
+
+
+def _keeps_type(node) -> bool:
+    """Whether an operand expression is one whose Val.origin is the type clang sees: an object
+    (an lvalue) or a call (whose result may be of an atomic type); a cast or any other operator
+    makes a new rvalue of the value type."""
+    node = _operand_node(node)
+    return isinstance(node, (ast.Identifier, ast.Subscript, ast.Member, ast.Call)) or (
+        isinstance(node, ast.UnaryOp) and node.op == "*")
+
+
+def lvalue_spelling(lv) -> str:
+    """An lvalue's type as clang prints it: const, volatile, its address space (but
+    ``__private``, which the project's diagnostics leave out)."""
+    space = getattr(lv, "space", None)
+    quals = [q for q in ("const", "volatile") if getattr(lv, q, False)]
+    if space not in (None, "private"):
+        quals.append(f"__{space}")
+    return " ".join(quals + [str(lv.type)])
+
+
 class OperatorsMixin:
+    # -- atomic operands (§6.13.11: atomic objects are used only through the built-ins) ---------
+
+    @staticmethod
+    def is_atomic_operand(v, node) -> bool:
+        origin = getattr(v, "origin", None)
+        return origin is not None and origin.type.is_atomic and _keeps_type(node)
+
+    @staticmethod
+    def operand_spelling(v, node) -> str:
+        origin = getattr(v, "origin", None)
+        return lvalue_spelling(origin) if origin is not None and _keeps_type(node) else str(v.type)
+
+    def check_atomic_operands(self, node, a, b, lhs=None, rhs=None) -> None:
+        """clang (Sema's CreateBuiltinBinOp): no binary operator takes an atomic operand, on
+        either side; at the operator."""
+        lhs = node.lhs if lhs is None else lhs
+        rhs = node.rhs if rhs is None else rhs
+        if self.is_atomic_operand(a, lhs) or self.is_atomic_operand(b, rhs):
+            raise SemaError(f"invalid operands to binary expression ('{self.operand_spelling(a, lhs)}' and "
+                            f"'{self.operand_spelling(b, rhs)}')", node)
+
+    def check_atomic_unary(self, v, operand, node) -> None:
+        if self.is_atomic_operand(v, operand):
+            raise SemaError(f"invalid argument type '{self.operand_spelling(v, operand)}' to unary expression", node)
+
     # -- unary ------------------------------------------------------------------------------
 
     def expr_UnaryOp(self, node):
@@ -53,6 +103,7 @@ class OperatorsMixin:
         if op in ("++", "--"):
             return self.increment(node)
         v = self.expr(node.operand)
+        self.check_atomic_unary(v, node.operand, node)
         t = v.type
         if op == "!":
             if t.is_vector:  # §1.3.7: floating-point vectors too (-1 where the component == 0)
@@ -93,6 +144,8 @@ class OperatorsMixin:
 
     def increment(self, node):
         lv = self.lvalue(node.operand, for_store=True)
+        if lv.type.is_atomic:
+            raise SemaError(f"invalid argument type '{lvalue_spelling(lv)}' to unary expression", node)
         self.check_assignable(lv, node.operand, node)
         self.check_half_load(lv, node.operand)  # clang-15 misses this one
         old = self.load(lv)
@@ -115,6 +168,7 @@ class OperatorsMixin:
 
     def operands(self, node):
         a, b = self.expr(node.lhs), self.expr(node.rhs)
+        self.check_atomic_operands(node, a, b)
         if a.type.is_array:
             a = self.decay(a)
         return a, b
@@ -129,8 +183,10 @@ class OperatorsMixin:
         if op in ("&&", "||"):
             return self.logical(node)
         if op == ",":
-            self.expr(node.lhs, discard=True)
-            return self.expr(node.rhs)
+            a = self.expr(node.lhs, discard=True)
+            b = self.expr(node.rhs)
+            self.check_atomic_operands(node, a, b)
+            return b
         if op in COMPARE:
             c, v = self.compare(node)
             return v
@@ -237,10 +293,13 @@ class OperatorsMixin:
 
     def logical(self, node):
         a = self.expr(node.lhs)
+        if self.is_atomic_operand(a, node.lhs):
+            self.check_atomic_operands(node, a, self.expr(node.rhs))
         if a.type.is_vector or (a.type.is_scalar and self.type_of(node.rhs).is_vector):
             # §1.3.7: on vectors (floating-point ones too) both sides are evaluated, component-wise
             # x != 0 (NaN counts as true, as in C), giving -1/0.
             b = self.expr(node.rhs)
+            self.check_atomic_operands(node, a, b)
             t = self.common(a, b, node, node.op)
             a, b = self.convert(a, t, node.lhs), self.convert(b, t, node.rhs)
             bt = self.bool_type(t.n)
@@ -258,7 +317,12 @@ class OperatorsMixin:
         else:
             f.op("OpBranchConditional", None, ca, end_l, rhs_l)
         f.start_block(rhs_l)
-        cb = self.cond(node.rhs)
+        if _keeps_type(node.rhs):  # (cond() would read it the same way)
+            b = self.expr(node.rhs)
+            self.check_atomic_operands(node, a, b)
+            cb = self.to_bool(b, node.rhs)
+        else:
+            cb = self.cond(node.rhs)
         rhs_end = f.current.label
         f.branch(end_l)
         f.start_block(end_l)
@@ -282,8 +346,21 @@ class OperatorsMixin:
                                 notes=[(f"variable '{target.name}' declared const here", getattr(sym, "node", None))])
             raise SemaError("read-only variable is not assignable", node)
 
+    def check_atomic_assignment(self, node, lv, rhs) -> None:
+        """clang: `=` with an atomic object on either side is refused (only ATOMIC_VAR_INIT
+        initialises one), a compound assignment is an invalid binary operation."""
+        lhs_atomic = lv.type.is_atomic and hasattr(lv, "ptr")
+        if lhs_atomic or self.is_atomic_operand(rhs, node.rhs):
+            if node.op == "=":
+                raise SemaError("atomic variable can be assigned to a variable only in global address space", node)
+            lhs = lvalue_spelling(lv) if hasattr(lv, "ptr") else str(lv.type)
+            raise SemaError(f"invalid operands to binary expression ('{lhs}' and "
+                            f"'{self.operand_spelling(rhs, node.rhs)}')", node)
+
     def expr_Assignment(self, node):
         lv = self.lvalue(node.lhs, for_store=True)
+        if lv.type.is_atomic:  # (before the other checks on the left side, as clang)
+            self.check_atomic_assignment(node, lv, self.expr(node.rhs))
         self.check_assignable(lv, node.lhs, node)
         if self.is_half_valued(lv.type):  # clang's wording and place (the '=')
             raise SemaError(f"assigning directly to pointer to type '{lv.type}' requires "
@@ -293,6 +370,7 @@ class OperatorsMixin:
         if lv.swizzle is not None and len(set(lv.swizzle)) != len(lv.swizzle):
             raise SemaError("vector is not assignable (contains duplicate components)", node)
         rhs = self.expr(node.rhs)
+        self.check_atomic_assignment(node, lv, rhs)
         if node.op != "=":
             old = self.load(lv)
             op = node.op[:-1]
@@ -313,7 +391,7 @@ class OperatorsMixin:
                     raise SemaError(f"assigning to '{lv.type}' from incompatible type '{rhs.type}'", node)
                 value = rhs
             else:
-                check_implicit(rhs.type, lv.type, node)
+                check_implicit(rhs.type, lv.type, node, warn=self.warn)
                 value = self.convert(rhs, lv.type, node.rhs)
         self.store(lv, value)
         return value
@@ -394,7 +472,7 @@ class OperatorsMixin:
             v = self.decay(v)
         if to == VOID:
             return self.val(VOID, None)
-        if to.is_record or to.is_array:
+        if to.is_record or to.is_array or to.is_atomic:
             raise SemaError(f"used type '{to}' where arithmetic or pointer type is required", node)
         return self.convert(v, to, node, explicit=True)
 
@@ -526,7 +604,7 @@ class OperatorsMixin:
                 if v.type is not pt:
                     raise SemaError(conversion_message("passing", v.type, pt), a)
             else:
-                check_implicit(v.type, pt, a, "passing")
+                check_implicit(v.type, pt, a, "passing", warn=self.warn)
                 if v.type.is_pointer and pt.is_pointer and not _space_ok(v.type.space, pt.space):
                     raise SemaError(conversion_message("passing", v.type, pt, "space"), a)
                 v = self.convert(v, pt, a)
@@ -538,7 +616,12 @@ class OperatorsMixin:
             callee = info.callable_id
         self.fn_info.calls.append((info.name, node))
         rid = self.f.op("OpFunctionCall", self.spv(ftype.result), callee, args)
-        return self.val(ftype.result, rid)
+        rt = ftype.result
+        if rt.is_atomic:  # an rvalue of atomic type: read as its value, refused by the operators
+            v = self.val(rt.value, rid)
+            v.origin = self.val(rt, None)
+            return v
+        return self.val(rt, rid)
 
 
 def _space_ok(src: str, dst: str) -> bool:

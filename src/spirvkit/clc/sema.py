@@ -10,7 +10,7 @@ into located diagnostics and goes on with the next statement, so one run reports
 from __future__ import annotations
 
 from . import ast
-from .types import (BOOL, BUILTIN_TYPEDEFS, CHAR, DOUBLE, EVENT_T, FLOAT, HALF, INT, LONG, SHORT,
+from .types import (ATOMIC_TYPES, BOOL, BUILTIN_TYPEDEFS, CHAR, DOUBLE, EVENT_T, FLOAT, HALF, INT, LONG, SHORT,
                     UCHAR, UINT, ULONG, USHORT, VOID, Array, CType, EventType, Function, Pointer, Record,
                     Scalar, Vector, common_scalar, rank, type_from_name)
 
@@ -128,13 +128,12 @@ class TypeResolver:
             return ENUM_LIKE[name]
         if name == "event_t":
             return EVENT_T
-        if name.startswith("atomic_"):
-            inner = {"atomic_int": INT, "atomic_uint": UINT, "atomic_long": LONG, "atomic_ulong": ULONG,
-                     "atomic_float": FLOAT, "atomic_double": DOUBLE, "atomic_flag": INT,
-                     "atomic_intptr_t": LONG, "atomic_uintptr_t": ULONG, "atomic_size_t": ULONG,
-                     "atomic_ptrdiff_t": LONG}.get(name)
-            if inner is not None:
-                return inner  # C11 atomic objects have the layout of their value type
+        if name in ATOMIC_TYPES:  # their own types (clang: _Atomic(T)), the value type's layout
+            t = ATOMIC_TYPES[name]
+            if not self.sema.fp64 and t.value == DOUBLE:
+                # without cl_khr_fp64 the header does not declare it
+                raise SemaError(f"unknown type name '{name}'", getattr(node, "type_tok", None) or node)
+            return t
         sym = scope.lookup(name)
         if sym is not None and sym.kind == "typedef":
             return sym.type
@@ -354,12 +353,15 @@ def conversion_message(what: str, src, dst, kind: str = "incompatible") -> str:
             "casting": f"casting '{src}' to incompatible type '{dst}'"}[what]
 
 
-def check_implicit(src: CType, dst: CType, node, what: str = "assigning to", where=None) -> None:
+def check_implicit(src: CType, dst: CType, node, what: str = "assigning to", where=None, warn=None) -> None:
     """Whether ``src`` converts implicitly to ``dst`` (assignment, argument, return):
     scalar ↔ scalar, scalar → vector (splat), pointer compatibility by address space.
     ``where``: the node to report at when not ``node`` (clang reports an initialization at the
-    declared name)."""
+    declared name). ``warn(message, node, option)``: where clang's warnings for an accepted
+    conversion go (a pointer to an atomic type from a pointer to its value type, or back)."""
     where = node if where is None else where
+    if dst.is_atomic:  # initialising an atomic object takes its value type (assignment is refused before)
+        dst = dst.value
     if src == dst:
         return
     if dst.is_vector:
@@ -372,6 +374,9 @@ def check_implicit(src: CType, dst: CType, node, what: str = "assigning to", whe
     if dst.is_pointer and src.is_pointer:
         if not address_space_convertible(src.space, dst.space):
             raise SemaError(conversion_message(what, src, dst, "space"), where)
+        if warn is not None and src.pointee.is_atomic != dst.pointee.is_atomic and not (
+                src.pointee.is_void or dst.pointee.is_void):
+            warn(incompatible_pointers_message(what, src, dst), where, "-Wincompatible-pointer-types")
         if src.const and not dst.const:
             return  # clang warns (-Wincompatible-pointer-types-discards-qualifiers)
         return
@@ -386,6 +391,15 @@ def check_implicit(src: CType, dst: CType, node, what: str = "assigning to", whe
     if dst.is_record and src is dst:
         return
     raise SemaError(conversion_message(what, src, dst), where)
+
+
+def incompatible_pointers_message(what: str, src, dst) -> str:
+    """clang's -Wincompatible-pointer-types warning, by context (as conversion_message)."""
+    return "incompatible pointer types " + {
+        "assigning to": f"assigning to '{dst}' from '{src}'",
+        "initializing": f"initializing '{dst}' with an expression of type '{src}'",
+        "returning": f"returning '{src}' from a function with result type '{dst}'",
+        "passing": f"passing '{src}' to parameter of type '{dst}'"}[what]
 
 
 def is_null_constant(node) -> bool:

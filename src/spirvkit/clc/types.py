@@ -4,7 +4,8 @@ alignment of 4 elements), conversion ranks (§1.2.6) and type spelling as clang 
 
 Types are immutable values compared structurally. ``size_t`` and friends are ``ulong``/``long``
 with a ``spelling`` that equality ignores: they convert like ulong but §1.9 bans them as kernel
-arguments, so the name has to survive.
+arguments, so the name has to survive. The OpenCL C 2.0 atomic types are :class:`Atomic`
+(clang's ``_Atomic(T)``): the value type's layout, none of its operators.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ VECTOR_WIDTHS = (2, 3, 4, 8, 16)
 
 class CType:
     is_scalar = is_vector = is_pointer = is_array = is_record = is_function = is_void = False
+    is_atomic = False
     is_float = is_integer = is_bool = False
     kind = ""
     bits = 0
@@ -171,6 +173,52 @@ class Pointer(CType):
         if isinstance(inner, (Array, Function)):
             return f"{quals}{space}{inner} (*)"
         return f"{quals}{space}{inner} *"
+
+
+@dataclass(frozen=True, eq=False)
+class Atomic(CType):
+    """An OpenCL C 2.0 atomic type (§6.13.11.6; clang's ``_Atomic(T)``): the layout and SPIR-V
+    type of its value type, but no operators — the atomic built-ins use it through pointers,
+    and reading one (lvalue conversion) gives the value type. Equality is the value type's, as
+    in clang: ``atomic_flag`` is ``_Atomic(int)`` like ``atomic_int``, ``atomic_size_t`` is
+    ``_Atomic(ulong)``; ``name`` is the typedef name diagnostics print."""
+
+    value: Scalar
+    name: str = field(default="", compare=False)
+
+    is_atomic = True
+
+    def __eq__(self, other):
+        return isinstance(other, Atomic) and self.value == other.value
+
+    def __hash__(self):
+        return hash(("atomic", self.value))
+
+    def __str__(self):
+        return self.name or f"_Atomic({self.value})"
+
+    @property
+    def size(self) -> int:
+        return self.value.size
+
+    @property
+    def align(self) -> int:
+        return self.value.align
+
+
+ATOMIC_TYPES = {name: Atomic(value, name) for name, value in (
+    ("atomic_int", INT), ("atomic_uint", UINT), ("atomic_long", LONG), ("atomic_ulong", ULONG),
+    ("atomic_float", FLOAT), ("atomic_double", DOUBLE), ("atomic_intptr_t", INTPTR_T),
+    ("atomic_uintptr_t", UINTPTR_T), ("atomic_size_t", SIZE_T), ("atomic_ptrdiff_t", PTRDIFF_T),
+    ("atomic_flag", INT))}
+
+
+def atomic_name(value: Scalar) -> str:
+    """The atomic_* typedef of a value type (clang prints the typedef the header declared)."""
+    for name, t in ATOMIC_TYPES.items():
+        if t.value == value and not name.endswith(("_t", "flag")):
+            return name
+    return f"_Atomic({value})"
 
 
 @dataclass(frozen=True)
