@@ -248,6 +248,78 @@ FIXED: tuple[tuple[str, str, str], ...] = (
      "type must have a Flat decoration", "vulkan.interface-flat",
      "Vulkan spec (VUID-StandaloneSpirv-Flat-04744, graphics, not in vulkan-spirv-env.txt): integer and 64-bit float "
      "fragment inputs are Flat."),
+    # Found by tests/validate/gating_search.py (targeted mutations of the valid corpora: capabilities dropped
+    # or added, storage classes, scopes, semantics, interfaces, versions, memory model, new variables);
+    # tests: tests/validate/test_val_rules_gating.py.
+    ("In SPIR-V 1.3 or earlier, OpEntryPoint interfaces must be OpVariables with Storage Class of Input(1) or "
+     "Output(3); Interface variable id <N> is used by entry point '…' but is not listed as an interface (before 1.4 "
+     "too, and through OpSpecConstantOp users); non-unique OpEntryPoint interface",
+     "function.entry-point-interface, memory.entry-point-interface",
+     "\"Interface is a list of <id> of global OpVariable instructions with either Input or Output for its Storage "
+     "Class operand. ... It is invalid for the entry point's static call tree to reference such an <id> if it was "
+     "not listed with this instruction.\" (SPIR-V §3.32.5 OpEntryPoint; from 1.4 every storage class of the globals "
+     "the call tree references, each listed once)"),
+    ("Cannot allocate a variable containing a 16-bit type in Function storage class; Allocating a variable "
+     "containing a 16-bit element in … storage class requires an additional capability; Cannot form constants of 8- "
+     "or 16-bit types; Invalid use of 8- or 16-bit result; 8- or 16-bit loads must be a scalar, vector or matrix type",
+     "types.small-storage-class, types.small-constant, types.small-type-use",
+     "The 16/8-bit storage capabilities (SPIR-V §3.31 in the unified specification, SPV_KHR_16bit_storage, "
+     "SPV_KHR_8bit_storage; not among the project's texts, whose SPIR-V 1.0 predates them): StorageBuffer16BitAccess "
+     "\"Uses 16-bit OpTypeFloat and OpTypeInt instructions for creating scalar, vector, and composite types that "
+     "become members of a block residing in the StorageBuffer storage class ...\", and likewise per storage class for "
+     "the others; without Int16/Float16/Int8 such types are only loaded, stored and width-converted."),
+    ("Use of device scope with VulkanKHR memory model requires the VulkanMemoryModelDeviceScopeKHR capability "
+     "(atomics, barriers and the memory operands of loads and stores)", "scopes.memory-device",
+     "VulkanMemoryModelDeviceScope: \"Uses Device scope with any instruction when the Vulkan memory model is "
+     "declared.\" (SPIR-V §3.31, unified specification; SPV_KHR_vulkan_memory_model)"),
+    ("SPV_KHR_vulkan_memory_model extension requires SPIR-V version 1.3 or later (and the 1.4 extensions: "
+     "SPV_KHR_workgroup_memory_explicit_layout, SPV_EXT_mesh_shader, SPV_NV/EXT_shader_invocation_reorder ...)",
+     "capabilities.extension-version",
+     "Each extension's Dependencies section (not among the project's texts), e.g. SPV_KHR_vulkan_memory_model lists "
+     "SPIR-V 1.3 as the version it requires (SPIRV-Tools PR 6042)."),
+    ("Instruction may not have a logical pointer operand; Instruction may not return a logical pointer; … only … "
+     "in the StorageBuffer or Workgroup storage classes with appropriate variable pointers capability; StorageBuffer "
+     "pointer operand requires a variable pointers capability; Variable pointers must point into the same structure",
+     "memory.logical-pointer, function.call-pointer-argument, memory.variable-pointer",
+     "SPIR-V §2.16.1 Logical addressing (the list the project's text dump lost; digest-spirv.md U5: \"pointer "
+     "operands only for OpLoad, OpStore, Op(InBounds)AccessChain, OpFunctionCall, OpImageTexelPointer, OpCopyMemory, "
+     "OpCopyObject, OpAtomic*, and pointer-taking ext-insts\"; U6 for results), widened by SPV_KHR_variable_pointers."),
+    ("MakePointerAvailableKHR cannot be used with OpLoad; NonPrivatePointerKHR must be specified …; Memory Semantics "
+     "with Volatile bit set must not be used with barrier instructions; Vulkan specification requires Memory Semantics "
+     "to be Relaxed if used with Invocation Memory Scope (Vulkan memory model outside Vulkan envs)",
+     "memory.access-operands, semantics.volatile-barrier, vulkan.memory-scope, vulkan.memory-barrier-semantics",
+     "SPV_KHR_vulkan_memory_model's memory operands (SPIR-V §3.26 in the unified specification) and the Vulkan "
+     "memory model (VUID-StandaloneSpirv-MemorySemantics-10874); the project's vulkan-spirv-env.txt: \"Invocation — "
+     "Only valid if memory semantics is None\"."),
+    ("Expected Result Type to be a pointer whose Storage Class operand is Image; Capability StorageImageMultisample / "
+     "Image1D is required …", "image.texel-pointer, image.capability",
+     "\"Result Type must be an OpTypePointer whose Storage Class operand is Image.\" (SPIR-V §3.32.8 "
+     "OpImageTexelPointer); \"If the Sampled operand is 2, then some dimensions require a capability; e.g., one of "
+     "Image1D, ImageRect, ImageBuffer, ImageCubeArray, or ImageMSArray.\" (§3.32.10 OpImageRead); "
+     "StorageImageMultisample \"Uses multi-sample images for non-sampled images.\" (§3.31)"),
+    ("OpenCL.std prefetch: expected operand Ptr storage class to be CrossWorkgroup; vstore_half / vload_half: "
+     "expected operand P storage class …", "extinst.opencl-std",
+     "The OpenCL.std extended instruction set specification (not among the project's spec texts): prefetch reads "
+     "global memory; vstore*/vload* and the pointer-out functions take Generic, CrossWorkgroup, Workgroup or Function "
+     "pointers (vload* also UniformConstant); printf's format is a constant string."),
+    ("GLSL.std.450 InterpolateAtCentroid requires capability InterpolationFunction", "capabilities.ext-inst",
+     "The GLSL.std.450 grammar gates InterpolateAt* on InterpolationFunction (SPIR-V §2.16.1 U2: \"Any use of a "
+     "feature described by a capability in the capability section requires that capability to be declared\")."),
+    ("If OpTypeBool is stored in conjunction with OpVariable using Input or Output Storage Classes it requires a "
+     "BuiltIn decoration / … can only be used with non-externally visible shader Storage Classes",
+     "memory.variable-bool",
+     "\"If they are stored (in conjunction with OpVariable), they can only be used with logical addressing "
+     "operations, not physical, and only with non-externally visible shader Storage Classes: Workgroup, "
+     "CrossWorkgroup, Private, and Function.\" (SPIR-V §3.32.6 OpTypeBool)"),
+    ("[VUID-StandaloneSpirv-None-10684] Invalid explicit layout decorations on type …; [VUID-04680] OpTypeStruct "
+     "variables containing OpTypeRuntimeArray must have storage class of StorageBuffer, PhysicalStorageBuffer, or "
+     "Uniform; [VUID-06672] Location decoration must not be applied to this storage class; VulkanMemoryModelKHR "
+     "capability must only be specified if the VulkanKHR memory model is used",
+     "vulkan.explicit-layout, vulkan.runtime-array, vulkan.location-storage-class, capabilities.memory-model",
+     "\"OpTypeRuntimeArray must only be used for: the last member of an OpTypeStruct that is in the StorageBuffer "
+     "storage class decorated as Block, or that is in the Uniform storage class decorated as BufferBlock.\" "
+     "(vulkan-spirv-env.txt); the other Vulkan rules are the current Vulkan spec's Standalone SPIR-V VUIDs, which the "
+     "project's older appendix does not carry."),
 )
 
 # spirvkit rules changed because the spec text did not back them: (rule, change, why).

@@ -9,7 +9,7 @@ OpCapability Kernel
 OpCapability Int64
 {caps}
 OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %main "main"
+OpEntryPoint Kernel %main "main" {interface}
 {modes}
 {annotations}
 %void = OpTypeVoid

@@ -128,14 +128,25 @@ def _scope(ctx, inst, role, value_id, models) -> None:
     if value not in _VALID_SCOPES:
         ctx.error("scopes.value", SEC_SCOPE, f"Invalid scope value: {value}", inst)
         return
+    if role == "memory":
+        if value == getattr(op.SCOPE, "QueueFamily", -1):
+            # "QueueFamily ... requires VulkanMemoryModel"; with it there is nothing more to check
+            if not ctx.has_capability("VulkanMemoryModel"):
+                ctx.error("scopes.memory", SEC_SCOPE,
+                          f"{name}: Memory Scope QueueFamilyKHR requires capability VulkanMemoryModelKHR", inst)
+            return
+        if value == op.SCOPE.Device and ctx.has_capability("VulkanMemoryModel") and \
+                not ctx.has_capability("VulkanMemoryModelDeviceScope"):
+            # SPV_KHR_vulkan_memory_model: "If the VulkanMemoryModelDeviceScopeKHR capability is not declared,
+            # the Device scope must not be used" (also the Vulkan memory model's availability/visibility rules)
+            ctx.error("scopes.memory-device", SEC_SCOPE,
+                      f"{name}: Use of device scope with VulkanKHR memory model requires the "
+                      f"VulkanMemoryModelDeviceScopeKHR capability", inst)
+            return
     if ctx.env.is_vulkan:
         _vulkan_scope(ctx, inst, role, value, models)
     elif role == "exec" and _is_non_uniform(inst) and value not in (op.SCOPE.Subgroup, op.SCOPE.Workgroup):
         ctx.error("scopes.execution", SEC_SCOPE, f"{name}: Execution scope is limited to Subgroup or Workgroup", inst)
-    if role == "memory" and value == getattr(op.SCOPE, "QueueFamily", -1) and \
-            not ctx.has_capability("VulkanMemoryModel"):
-        ctx.error("scopes.memory", SEC_SCOPE,
-                  f"{name}: Memory Scope QueueFamilyKHR requires capability VulkanMemoryModelKHR", inst)
 
 
 def _is_non_uniform(inst) -> bool:
@@ -159,16 +170,18 @@ def _vulkan_scope(ctx, inst, role, value, models) -> None:
                       f"{name}: in Vulkan environment, Workgroup execution scope is only for TaskNV, MeshNV, "
                       f"TessellationControl, and GLCompute execution models", inst)
     elif role == "memory":
-        allowed = {S.Device, S.Workgroup, S.Invocation}
-        if ctx.env.api_version >= (1, 1):
-            allowed |= {S.Subgroup, getattr(S, "QueueFamily", S.Device)}
-        if value == S.CrossDevice:
+        # VUID-StandaloneSpirv-None-04638 (the current form of the appendix's list) and -07951
+        allowed = {S.Device, S.Workgroup, S.Subgroup, S.Invocation, getattr(S, "QueueFamily", S.Device),
+                   getattr(S, "ShaderCallKHR", S.Device)}
+        if value not in allowed:
             ctx.error("vulkan.memory-scope", "Vulkan env 3.6",
-                      f"{name}: in Vulkan environment, Memory Scope cannot be CrossDevice", inst)
-        elif value not in allowed:
+                      f"{name}: in Vulkan environment Memory Scope is limited to Device, QueueFamily, Workgroup, "
+                      f"ShaderCallKHR, Subgroup, or Invocation", inst)
+        elif value == S.Subgroup and ctx.env.api_version == (1, 0) and not (
+                ctx.has_capability("SubgroupBallotKHR") or ctx.has_capability("SubgroupVoteKHR")):
             ctx.error("vulkan.memory-scope", "Vulkan env 3.6",
-                      f"{name}: in Vulkan 1.0 environment Memory Scope is limited to Device, Workgroup and "
-                      f"Invocation", inst)
+                      f"{name}: in Vulkan 1.0 environment Memory Scope can not be Subgroup without SubgroupBallotKHR "
+                      f"or SubgroupVoteKHR declared", inst)
         elif value == S.Workgroup and models and not models & {"GLCompute", "TaskNV", "MeshNV", "TaskEXT",
                                                                 "MeshEXT", "TessellationControl"}:
             ctx.error("vulkan.memory-scope", "Vulkan env 3.7",
@@ -217,6 +230,13 @@ def _semantics(ctx, inst, role, value_id) -> None:
         ctx.error("semantics.capability", SEC_SEM,
                   f"{name}: Memory Semantics Volatile requires capability VulkanMemoryModelKHR", inst)
         return
+    if value & _SEM.get("Volatile", 0) and inst.opcode in (op.ControlBarrier, op.MemoryBarrier):
+        # Volatile: "This access cannot be eliminated, duplicated, or combined with other accesses" --
+        # a memory access's property, which a barrier has not (SPIR-V 3.25; VUID-StandaloneSpirv-
+        # MemorySemantics-10874)
+        ctx.error("semantics.volatile-barrier", SEC_SEM,
+                  f"{name}: Memory Semantics with Volatile bit set must not be used with barrier instructions", inst)
+        return
     if ctx.memory_model == op.MEMORY_MODEL.Vulkan and value & SEQ_CST:
         ctx.error("semantics.vulkan-memory-model", SEC_SEM,
                   f"{name}: SequentiallyConsistent memory semantics cannot be used with the VulkanKHR memory model.",
@@ -253,18 +273,41 @@ def _semantics(ctx, inst, role, value_id) -> None:
             return
     if ctx.env.is_vulkan:
         _vulkan_semantics(ctx, inst, value, orders)
-    elif ctx.memory_model == op.MEMORY_MODEL.Vulkan and orders and not value & VULKAN_STORAGE_BITS \
-            and inst.opcode != op.ControlBarrier:
-        ctx.error("vulkan.ordered-semantics-storage", "Vulkan env 3.14",
-                  f"{name}: Memory Semantics with a non-relaxed memory order (Acquire, Release, or AcquireRelease) "
-                  f"must have at least one Vulkan-supported storage class semantics bit set (UniformMemory, "
-                  f"WorkgroupMemory, ImageMemory, or OutputMemory)", inst)
-    elif ctx.memory_model == op.MEMORY_MODEL.Vulkan and value & VULKAN_STORAGE_BITS and not orders:
-        # SPIRV-Tools applies this Vulkan memory-model rule in every env once the module uses it.
-        ctx.error("vulkan.relaxed-storage-semantics", "Vulkan env 3.14",
-                  f"{name}: Memory Semantics with at least one Vulkan-supported storage class semantics bit set "
-                  f"(UniformMemory, WorkgroupMemory, ImageMemory, or OutputMemory) must use a non-relaxed memory "
-                  f"order (Acquire, Release, or AcquireRelease)", inst)
+    elif ctx.memory_model == op.MEMORY_MODEL.Vulkan:
+        # SPIRV-Tools applies the Vulkan memory model's semantics rules in every env once the module
+        # uses that model (the model is the Vulkan API's, SPV_KHR_vulkan_memory_model).
+        if _invocation_scope_ordered(ctx, inst, value):
+            return
+        if inst.opcode == op.MemoryBarrier and not orders:
+            ctx.error("vulkan.memory-barrier-semantics", "Vulkan env 3.15",
+                      f"{name}: MemorySemantics must not use Relaxed memory order with MemoryBarrier", inst)
+        elif orders and not value & VULKAN_STORAGE_BITS:
+            ctx.error("vulkan.ordered-semantics-storage", "Vulkan env 3.14",
+                      f"{name}: Memory Semantics with a non-relaxed memory order (Acquire, Release, or AcquireRelease) "
+                      f"must have at least one Vulkan-supported storage class semantics bit set (UniformMemory, "
+                      f"WorkgroupMemory, ImageMemory, or OutputMemory)", inst)
+        elif value & VULKAN_STORAGE_BITS and not orders:
+            ctx.error("vulkan.relaxed-storage-semantics", "Vulkan env 3.14",
+                      f"{name}: Memory Semantics with at least one Vulkan-supported storage class semantics bit set "
+                      f"(UniformMemory, WorkgroupMemory, ImageMemory, or OutputMemory) must use a non-relaxed memory "
+                      f"order (Acquire, Release, or AcquireRelease)", inst)
+
+
+def _invocation_scope_ordered(ctx, inst, value) -> bool:
+    """Invocation memory scope with memory semantics (reported; True when it was). In a Vulkan env,
+    the appendix: "Invocation — Only valid if memory semantics is None" (Vulkan env 3.8: no bit at
+    all); with the Vulkan memory model in other envs, as SPIRV-Tools applies the model's rule there:
+    "Memory Semantics must be Relaxed" (no ordering bit)."""
+    memory = [v for role, _i, v in scope_operands(ctx, inst) if role == "memory"]
+    vulkan = ctx.env.is_vulkan
+    if memory and (value if vulkan else value & ORDER_BITS):
+        _is_int, is_const, scope = eval_int32(ctx, memory[0])
+        if is_const and scope == op.SCOPE.Invocation:
+            ctx.error("vulkan.memory-scope", "Vulkan env 3.8",
+                      f"{_name(inst)}: Vulkan specification requires Memory Semantics to be "
+                      f"{'None' if vulkan else 'Relaxed'} if used with Invocation Memory Scope", inst)
+            return True
+    return False
 
 
 def _strength(value) -> int:
@@ -283,14 +326,8 @@ def _vulkan_semantics(ctx, inst, value, orders) -> None:
                   f"{name}: Memory Semantics with SequentiallyConsistent memory order must not be used in the Vulkan "
                   f"API", inst)
         return
-    memory = [v for role, _i, v in scope_operands(ctx, inst) if role == "memory"]
-    if memory and value:
-        is_int, is_const, scope = eval_int32(ctx, memory[0])
-        if is_const and scope == op.SCOPE.Invocation:
-            ctx.error("vulkan.memory-scope", "Vulkan env 3.8",
-                      f"{name}: Vulkan specification requires Memory Semantics to be None if used with Invocation "
-                      f"Memory Scope", inst)
-            return
+    if _invocation_scope_ordered(ctx, inst, value):
+        return
     storage = bool(value & VULKAN_STORAGE_BITS)
     if opc == op.MemoryBarrier:
         if not orders:

@@ -61,6 +61,63 @@ def check(ctx) -> None:
             if len(ctx.diagnostics) == before and opc != op.Capability and not _CONTEXT_DEPENDENT.get(okind.name):
                 ok_enumerants.add(key)
     _check_env_capabilities(ctx)
+    _check_ext_inst_capabilities(ctx)
+    if ctx.has_capability("VulkanMemoryModel") and ctx.memory_model is not None \
+            and ctx.memory_model != op.MEMORY_MODEL.Vulkan:
+        # SPV_KHR_vulkan_memory_model: the capability comes with the memory model it declares
+        inst = next(iter(ctx.instructions_of((op.MemoryModel,))), None)
+        ctx.error("capabilities.memory-model", SEC_CAPS,
+                  "VulkanMemoryModelKHR capability must only be specified if the VulkanKHR memory model is used.", inst)
+    _check_extension_versions(ctx)
+    _check_non_semantic_imports(ctx)
+
+
+def _check_ext_inst_capabilities(ctx) -> None:
+    """Extended instructions the set's grammar gates on a capability (GLSL.std.450's InterpolateAt*
+    need InterpolationFunction, Pack/UnpackDouble2x32 Float64)."""
+    for inst in ctx.instructions_of(op.EXT_INSTS):
+        desc = getattr(inst.ext_set, "by_opcode", {}).get(inst.words[4]) if len(inst.words) > 4 else None
+        if desc is not None and desc.capabilities and not any(ctx.has_capability(c) for c in desc.capabilities):
+            ctx.error("capabilities.ext-inst", SEC,
+                      f"{inst.ext_set.import_name} {desc.opname} requires capability {' or '.join(desc.capabilities)}",
+                      inst)
+            return
+
+
+# Extensions whose specifications require a minimum SPIR-V version ("Dependencies: This extension
+# requires SPIR-V 1.4", ...). SPIRV-Tools 2025.5 checks exactly these (checked against every
+# extension the grammar names); SPV_KHR_vulkan_memory_model's 1.3 dependency is SPIRV-Tools PR 6042.
+EXTENSION_MIN_VERSION = {
+    "SPV_KHR_vulkan_memory_model": (1, 3), "SPV_QCOM_cooperative_matrix_conversion": (1, 3),
+    "SPV_KHR_workgroup_memory_explicit_layout": (1, 4), "SPV_EXT_mesh_shader": (1, 4),
+    "SPV_NV_shader_invocation_reorder": (1, 4), "SPV_EXT_shader_invocation_reorder": (1, 4),
+    "SPV_NV_cluster_acceleration_structure": (1, 4), "SPV_NV_linear_swept_spheres": (1, 4),
+    "SPV_QCOM_image_processing": (1, 4), "SPV_QCOM_image_processing2": (1, 4),
+}
+
+
+def _check_extension_versions(ctx) -> None:
+    for inst in ctx.instructions_of((op.Extension,)):
+        name = inst.value(0)
+        need = EXTENSION_MIN_VERSION.get(name)
+        if need is not None and ctx.version < need:
+            ctx.error("capabilities.extension-version", SEC_CAPS,
+                      f"{name} extension requires SPIR-V version {_v(need)} or later.", inst)
+            return
+
+
+def _check_non_semantic_imports(ctx) -> None:
+    """SPV_KHR_non_semantic_info: "OpExtInstImport ... a name with the prefix "NonSemantic." ... This
+    extension adds" that kind of set; before SPIR-V 1.6 (where the extension is core) it must be
+    declared to import one."""
+    if ctx.version >= (1, 6) or "SPV_KHR_non_semantic_info" in ctx.extensions:
+        return
+    for inst in ctx.instructions_of((op.ExtInstImport,)):
+        if ctx.ext_imports.get(inst.words[1], "").startswith("NonSemantic."):
+            ctx.error("capabilities.extension", SEC_CAPS,
+                      "NonSemantic extended instruction sets cannot be declared without SPV_KHR_non_semantic_info "
+                      "(core from SPIR-V 1.6).", inst)
+            return
 
 
 def _enum_slots(ctx, inst) -> tuple:

@@ -40,6 +40,10 @@ class ValidationContext:
         # Filled by layout: function of each instruction index, the functions.
         self.functions = []
         self.function_of_id: dict[int, int] = {}  # function-local id -> function index
+        # Filled by ids: the interface variables (global OpVariables; before SPIR-V 1.4 only Input and
+        # Output ones) each function uses, directly or through module-scope users (OpSpecConstantOp
+        # access chains); None until ids has run.
+        self.interface_uses: dict[int, set[int]] | None = None
         self.block_of_id: dict[int, int] = {}  # id defined in a block -> label id of the block
         self.entry_points = []
         self.execution_models_of: dict[int, set[int]] = {}  # function id -> execution models

@@ -83,7 +83,38 @@ def _decorate(ctx, inst, groups) -> None:
     d = ctx.defs.get(target)
     if d is None:
         return
+    before = len(ctx.diagnostics)
     _target_rules(ctx, inst, dec, d)
+    if len(ctx.diagnostics) == before and dec in (D.Location, D.Component):
+        _location_storage_class(ctx, inst, dec, d)
+
+
+_IN_OUT = frozenset({op.SC.Input, op.SC.Output})
+# VUID-StandaloneSpirv-Location-06672: "The Location or Component decorations must only be used with
+# the Input, Output, RayPayloadKHR, IncomingRayPayloadKHR, HitAttributeKHR, HitObjectAttributeNV,
+# CallableDataKHR, IncomingCallableDataKHR, or ShaderRecordBufferKHR storage classes."
+_VULKAN_LOCATION_CLASSES = _IN_OUT | frozenset(
+    getattr(op.SC, n) for n in ("RayPayloadKHR", "IncomingRayPayloadKHR", "HitAttributeKHR", "HitObjectAttributeNV",
+                                "HitObjectAttributeEXT", "CallableDataKHR", "IncomingCallableDataKHR",
+                                "ShaderRecordBufferKHR") if hasattr(op.SC, n))
+
+
+def _location_storage_class(ctx, inst, dec, d) -> None:
+    """Component: "Apply to an object ... in the Input or Output storage class" (SPIR-V 3.20:
+    "Component — Apply to a variable or a structure-type member to assign it a component number
+    within a location" of the shader interface); Location and Component, in Vulkan, only on the
+    interface storage classes (VUID-StandaloneSpirv-Location-06672)."""
+    info = ctx.pointer_info(d.type_id) if d.opcode in _VARIABLES else None
+    if info is None:
+        return
+    sc = info[0]
+    if ctx.env.is_vulkan and sc not in _VULKAN_LOCATION_CLASSES:
+        ctx.error("vulkan.location-storage-class", "Vulkan env (VUID-StandaloneSpirv-Location-06672)",
+                  f"{D.name(dec)} decoration must not be applied to this storage class ({op.SC.name(sc)})", inst)
+    elif dec == D.Component and sc not in _IN_OUT and ctx.is_shader:
+        ctx.error("decorations.target", SEC_DEC,
+                  f"Target of Component decoration is invalid: must point to a Storage Class of Input(1) or Output(3). "
+                  f"Found Storage Class {sc}", inst)
 
 
 def _target_rules(ctx, inst, dec, d) -> None:

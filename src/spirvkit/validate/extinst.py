@@ -32,6 +32,23 @@ _CL_STORES = frozenset("vstoren vstore_half vstore_half_r vstore_halfn vstore_ha
 _CL_OFFSET_OPERAND = frozenset("vloadn vstoren vload_half vload_halfn vstore_half vstore_half_r vstore_halfn "
                                "vstore_halfn_r vloada_halfn vstorea_halfn vstorea_halfn_r".split())
 
+# OpenCL.std pointer operands and the storage classes they may point into (the OpenCL.std
+# specification's "Generic, CrossWorkgroup, Workgroup or Function" pointers, as SPIRV-Tools checks
+# them): (operand index, storage classes, what the message calls it).
+_SC = op.SC
+_CL_LOAD_CLASSES = (_SC.UniformConstant, _SC.Generic, _SC.CrossWorkgroup, _SC.Workgroup, _SC.Function)
+_CL_STORE_CLASSES = (_SC.Generic, _SC.CrossWorkgroup, _SC.Workgroup, _SC.Function)
+_CL_POINTER_OPERANDS = {
+    **{n: (1, _CL_LOAD_CLASSES, "operand P storage class") for n in ("vloadn", "vload_half", "vload_halfn",
+                                                                     "vloada_halfn")},
+    **{n: (2, _CL_STORE_CLASSES, "operand P storage class") for n in _CL_STORES},
+    **{n: (1, _CL_STORE_CLASSES, "storage class of the pointer") for n in ("fract", "frexp", "lgamma_r", "modf",
+                                                                           "sincos")},
+    "remquo": (2, _CL_STORE_CLASSES, "storage class of the pointer"),
+    "prefetch": (0, (_SC.CrossWorkgroup,), "operand Ptr storage class"),
+    "printf": (0, (_SC.UniformConstant,), "Format storage class"),
+}
+
 _GLSL_FLOAT_SAME = frozenset("""
 Round RoundEven Trunc FAbs FSign Floor Ceil Fract Radians Degrees Sin Cos Tan Asin Acos Atan Sinh Cosh Tanh
 Asinh Acosh Atanh Atan2 Pow Exp Log Exp2 Log2 Sqrt InverseSqrt FMin FMax FClamp FMix Step SmoothStep Fma NMin
@@ -107,6 +124,15 @@ def _opencl_std(ctx, inst, name) -> None:
     elif name in _CL_STORES:
         if ctx.type_opcode(rtype) != op.TypeVoid:
             fail("expected Result Type to be void")
+    pointer = _CL_POINTER_OPERANDS.get(name)
+    if pointer is not None and pointer[0] < len(operands):
+        index, classes, what = pointer
+        info = ctx.pointer_info(ctx.type_of(operands[index]))
+        if info is not None and info[0] not in classes:
+            names = [op.SC.name(c) for c in classes]
+            listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+            fail(f"expected {what} to be {listed}")
+            return
     if name in _CL_OFFSET_OPERAND:
         offset = operands[0] if name.startswith("vload") else (operands[1] if len(operands) > 1 else None)
         width = 64 if ctx.addressing_model == op.ADDRESSING.Physical64 else 32

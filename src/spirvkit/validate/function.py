@@ -139,13 +139,42 @@ def _entry_points(ctx) -> None:
             ctx.error("function.entry-point-called", SEC_U,
                       f"A function ({ctx.name(fid)}) may not be targeted by both an OpEntryPoint instruction "
                       f"and an OpFunctionCall instruction.", inst)
-        for iid in inst.words[inst.operands[2].offset + inst.operands[2].count:]:
-            d = ctx.defs.get(iid)
-            if d is None or d.opcode not in (op.Variable, getattr(op, "UntypedVariableKHR", -1)):
+        _interface_list(ctx, inst)
+
+
+def _interface_list(ctx, inst) -> None:
+    """OpEntryPoint: "Interface is a list of <id> of global OpVariable instructions. ... Before
+    version 1.4, the interface's storage classes are limited to the Input and Output storage
+    classes. Starting with version 1.4, the interface's storage classes are all storage classes used
+    in declaring all global variables referenced by the entry point's call tree." And "It is
+    invalid for an <id> to appear more than once" (SPIR-V 3.32.5, from 1.4)."""
+    seen = set()
+    for iid in inst.words[inst.operands[2].offset + inst.operands[2].count:]:
+        d = ctx.defs.get(iid)
+        if d is None or d.opcode not in (op.Variable, getattr(op, "UntypedVariableKHR", -1)):
+            ctx.error("function.entry-point-interface", SEC_MODE,
+                      f"Interfaces passed to OpEntryPoint must be variables. Found Op"
+                      f"{ctx.grammar.instruction(d.opcode).opname[2:] if d else '?'}.", inst)
+            return
+        sc = d.words[3]
+        if ctx.version >= (1, 4):
+            if sc == op.SC.Function:
                 ctx.error("function.entry-point-interface", SEC_MODE,
-                          f"Interfaces passed to OpEntryPoint must be variables. Found Op"
-                          f"{ctx.grammar.instruction(d.opcode).opname[2:] if d else '?'}.", inst)
-                break
+                          f"OpEntryPoint interfaces should only list global variables: {ctx.name(iid)} is a "
+                          f"Function variable", inst)
+                return
+            if iid in seen:
+                ctx.error("function.entry-point-interface", SEC_MODE,
+                          f"In SPIR-V 1.4 or later, non-unique OpEntryPoint interface {ctx.name(iid)} is disallowed",
+                          inst)
+                return
+            seen.add(iid)
+        elif sc not in (op.SC.Input, op.SC.Output):
+            ctx.error("function.entry-point-interface", SEC_MODE,
+                      f"In SPIR-V 1.3 or earlier, OpEntryPoint interfaces must be OpVariables with Storage Class of "
+                      f"Input(1) or Output(3). Found Storage Class {sc} ({op.SC.name(sc)}) for {ctx.name(iid)} of "
+                      f"Entry Point id {inst.words[2]}.", inst)
+            return
 
 
 def _has_workgroup_size_builtin(ctx) -> bool:
@@ -365,29 +394,21 @@ def check_execution_model_limits(ctx) -> None:
 
 def _interfaces(ctx) -> None:
     """The entry-point interface lists the Input/Output variables its call tree uses; from SPIR-V
-    1.4, every module-scope variable it uses (SPIR-V 3.32.5 OpEntryPoint)."""
-    if ctx.version < (1, 4):
-        return  # before 1.4 only Input/Output belong there, and SPIRV-Tools does not check it
-    globals_ = {}
-    for inst in ctx.insts:
-        if inst.opcode == op.Variable and inst.words[3] != op.SC.Function:
-            globals_[inst.words[2]] = inst
-    if not globals_:
+    1.4, every module-scope variable it uses (SPIR-V 3.32.5 OpEntryPoint: "The set of Interface
+    <id> must be equal to or a superset of the global OpVariable Result <id> referenced by the
+    entry point's static call tree, within the interface's storage classes")."""
+    # ids records, per function, the interface variables it uses (directly, or through module-scope
+    # users such as OpSpecConstantOp access chains, as SPIRV-Tools counts them).
+    by_index = ctx.interface_uses or {}
+    if not by_index:
         return
-    uses: dict[int, set[int]] = {}
+    uses = {ctx.functions[fi].id: vs for fi, vs in by_index.items()}
     calls: dict[int, list[int]] = {}
-    for func in ctx.functions:
-        used = set()
-        callees = []
-        for b in func.blocks:
-            for inst in b.instructions:
-                if inst.opcode == op.FunctionCall:
-                    callees.append(inst.words[3])
-                for v in ctx.id_operands(inst):
-                    if v in globals_:
-                        used.add(v)
-        uses[func.id] = used
-        calls[func.id] = callees
+    function_of = ctx.function_of_id
+    for call in ctx.instructions_of((op.FunctionCall,)):
+        fi = function_of.get(call.words[2])
+        if fi is not None:
+            calls.setdefault(ctx.functions[fi].id, []).append(call.words[3])
     for inst in ctx.instructions_of((op.EntryPoint,)):
         listed = set(inst.words[inst.operands[2].offset + inst.operands[2].count:])
         seen, stack = set(), [inst.words[2]]

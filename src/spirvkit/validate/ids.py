@@ -143,6 +143,17 @@ def _check_ids(ctx) -> None:
     # Ids whose uses need a closer look (types, functions, untyped results): most operands name
     # typed values and pass with a dictionary lookup.
     special = {rid for rid, d in defs.items() if _needs_kind_check(d)}
+    # Interface variables (and module-scope values made from them): their uses in each function are
+    # recorded for the entry-point interface rule (function._interfaces).
+    watched: dict[int, frozenset] = {}
+    before_1_4 = ctx.version < (1, 4)
+    for v in ctx.instructions_of((op.Variable,)):
+        sc = v.words[3] if len(v.words) > 3 else op.SC.Function
+        if sc != op.SC.Function and (not before_1_4 or sc in (op.SC.Input, op.SC.Output)):
+            watched[v.words[2]] = frozenset((v.words[2],))
+    special |= watched.keys()
+    interface_uses: dict[int, set[int]] = {}
+    ctx.interface_uses = interface_uses
     id_slots = ctx.id_slots
     cached_slots = ctx._id_slots.get
     not_checked_for_scope = op.ANNOTATION_OPCODES | op.DEBUG_OPCODES
@@ -201,7 +212,15 @@ def _check_ids(ctx) -> None:
                               f"Invalid use of function type result id {ctx.name(value)}.", inst)
                 continue
             if value in special:
-                _check_operand_kind(ctx, inst, value, defs[value])
+                vs = watched.get(value)
+                if vs is None:
+                    _check_operand_kind(ctx, inst, value, defs[value])
+                elif current_function is not None:
+                    interface_uses.setdefault(current_function, set()).update(vs)
+                elif inst.result_id is not None:  # a module-scope user: its uses are the variable's
+                    rid = inst.result_id
+                    watched[rid] = watched.get(rid, frozenset()) | vs
+                    special.add(rid)
             if scoped:
                 fi = get_function(value)
                 if fi is not None and current_function != fi:

@@ -75,6 +75,8 @@ def _read_fetch(ctx, inst) -> None:
     if not _scalar_or_vec4(ctx, w[1], inst.opcode in _SPARSE):
         _err(ctx, inst, f"Expected Result Type to be int or float vector type: {name}", "image.result-type")
         return
+    if inst.opcode not in _FETCHES and not _storage_image_access(ctx, inst, _image_of(ctx, w[3], sampled=False)):
+        return
     if inst.opcode in _FETCHES:
         # "Its Dim operand cannot be Cube, and its Sampled operand must be 1." (OpImageFetch)
         image = _image_of(ctx, w[3], sampled=False)
@@ -96,8 +98,11 @@ def _read_fetch(ctx, inst) -> None:
 
 def _write(ctx, inst) -> None:
     w = inst.words
-    if _image_of(ctx, w[1], sampled=False) is None:
+    image = _image_of(ctx, w[1], sampled=False)
+    if image is None:
         _err(ctx, inst, "Expected Image to be of type OpTypeImage: ImageWrite")
+        return
+    if not _storage_image_access(ctx, inst, image):
         return
     texel = ctx.type_of(w[3])
     if ctx.type_opcode(ctx.component_type(texel)) not in (op.TypeInt, op.TypeFloat):
@@ -335,7 +340,101 @@ _OPERAND_USERS = tuple(_IMAGE_WORD)
 
 def check(ctx) -> None:
     checks = _CHECKS
+    for inst in ctx.instructions_of((op.TypeImage,)):
+        _storage_image_multisample(ctx, inst)
     for inst in ctx.instructions_of(checks):
         checks[inst.opcode](ctx, inst)
     for inst in ctx.instructions_of(_OPERAND_USERS):
         _image_operands(ctx, inst)
+
+
+# -- capabilities of storage images (SPIR-V 3.31, 3.32.10) -------------------------------------------
+
+def _storage_image_multisample(ctx, inst) -> None:
+    """StorageImageMultisample: "Uses multi-sample images for non-sampled images" (SPIR-V 3.31) --
+    an OpTypeImage with MS 1 and Sampled 2 (not SubpassData) needs it."""
+    w = inst.words
+    if len(w) > 7 and w[6] == 1 and w[7] == 2 and w[3] != getattr(op.DIM, "SubpassData", -1) \
+            and ctx.is_shader and not ctx.has_capability("StorageImageMultisample"):
+        ctx.error("image.capability", "SPIR-V 3.31",
+                  "Capability StorageImageMultisample is required when using multisampled storage image", inst)
+
+
+_STORAGE_DIM_CAPABILITY = {getattr(op.DIM, "1D"): "Image1D", op.DIM.Rect: "ImageRect", op.DIM.Buffer: "ImageBuffer"}
+
+
+def _storage_image_access(ctx, inst, image) -> bool:
+    """OpImageRead / OpImageWrite: "If the Sampled operand is 2, then some dimensions require a
+    capability; e.g., one of Image1D, ImageRect, ImageBuffer, ImageCubeArray" (SPIR-V 3.32.10)."""
+    w = image.words
+    if len(w) < 8 or w[7] != 2:
+        return True
+    dim, arrayed = w[3], w[5]
+    need = _STORAGE_DIM_CAPABILITY.get(dim)
+    if dim == op.DIM.Cube and arrayed == 1:
+        need = "ImageCubeArray"
+    if need is not None and not ctx.has_capability(need):
+        ctx.error("image.capability", SEC, f"Capability {need} is required to access storage image", inst)
+        return False
+    return True
+
+
+# -- OpImageTexelPointer (SPIR-V 3.32.8) ---------------------------------------------------------------
+
+_TEXEL_COORDS = {"1D": 1, "Buffer": 1, "2D": 2, "Rect": 2, "3D": 3, "Cube": 3}
+
+
+def _texel_pointer(ctx, inst) -> None:
+    """ "Result Type must be an OpTypePointer whose Storage Class operand is Image. Its Type operand
+    must be a scalar numerical type or OpTypeVoid. Image must have a type of OpTypePointer with Type
+    OpTypeImage. The Sampled Type of the type of Image must be the same as the Type pointed to by
+    Result Type. The Dim operand of Type cannot be SubpassData. ... Coordinate must be a scalar or
+    vector of integer type. It must have the number of components specified below" (SPIR-V 3.32.8
+    OpImageTexelPointer)."""
+    w = inst.words
+    if len(w) < 6:
+        return
+    sec = "SPIR-V 3.32.8"
+
+    def fail(message):
+        ctx.error("image.texel-pointer", sec, message, inst)
+
+    t = ctx.type_inst(w[1])
+    if t is None or t.opcode != op.TypePointer:
+        fail("Expected Result Type to be a pointer")
+        return
+    if t.words[2] != op.SC.Image:
+        fail("Expected Result Type to be a pointer whose Storage Class operand is Image")
+        return
+    pointee = t.words[3]
+    if ctx.type_opcode(pointee) not in (op.TypeInt, op.TypeFloat, op.TypeVoid):
+        fail("Expected Result Type to be a pointer whose Type operand must be a scalar numerical type or "
+             "OpTypeVoid")
+        return
+    info = ctx.pointer_info(ctx.type_of(w[3]))
+    image = ctx.type_inst(info[1]) if info is not None and info[1] is not None else None
+    if image is None or image.opcode != op.TypeImage:
+        fail("Expected Image to be OpTypePointer with Type OpTypeImage")
+        return
+    if ctx.type_opcode(pointee) != op.TypeVoid and image.words[2] != pointee:
+        fail("Expected Image 'Sampled Type' to be the same as the Type pointed to by Result Type")
+        return
+    dim_name = op.DIM.name(image.words[3])
+    if dim_name == "SubpassData":
+        fail("Image Dim SubpassData cannot be used with OpImageTexelPointer")
+        return
+    coord = ctx.type_of(w[4])
+    if not ctx.is_int_scalar_or_vector(coord):
+        fail("Expected Coordinate to be integer scalar or vector")
+        return
+    expected = _TEXEL_COORDS.get(dim_name)
+    if expected is not None and not (dim_name == "Cube" and image.words[5] == 1):
+        expected += image.words[5]
+        if ctx.dimension(coord) != expected:
+            fail(f"Expected Coordinate to have {expected} components, but given {ctx.dimension(coord)}")
+            return
+    if not ctx.is_int_scalar(ctx.type_of(w[5])):
+        fail("Expected Sample to be integer scalar")
+
+
+_CHECKS[op.ImageTexelPointer] = _texel_pointer

@@ -7,23 +7,111 @@ from . import opcodes as op
 
 SEC = "SPIR-V 3.32.8"
 SEC_U = "SPIR-V 2.16.1"
+SEC_MEM_OPS = "SPIR-V 3.26"
 
 _READ_ONLY = frozenset({op.SC.UniformConstant, op.SC.Input, op.SC.PushConstant})
 _CHAINS = frozenset({op.AccessChain, op.InBoundsAccessChain, op.PtrAccessChain, op.InBoundsPtrAccessChain})
 _PTR_CHAINS = frozenset({op.PtrAccessChain, op.InBoundsPtrAccessChain})
+_VULKAN_PTR_CHAIN_CLASSES = frozenset({op.SC.Workgroup, op.SC.StorageBuffer,
+                                       getattr(op.SC, "PhysicalStorageBuffer", op.SC.StorageBuffer)})
+# OpTypeBool: "If they are stored (in conjunction with OpVariable), they can only be used with logical
+# addressing operations, not physical, and only with non-externally visible shader Storage Classes:
+# Workgroup, CrossWorkgroup, Private, and Function" (SPIR-V 3.32.6), widened as SPIRV-Tools widens
+# it: UniformConstant, the ray-tracing payload classes, and Input/Output built-ins.
+_BOOL_CLASSES = frozenset({op.SC.Workgroup, op.SC.CrossWorkgroup, op.SC.Private, op.SC.Function,
+                           op.SC.UniformConstant} | {getattr(op.SC, n) for n in (
+                               "RayPayloadKHR", "IncomingRayPayloadKHR", "HitAttributeKHR", "CallableDataKHR",
+                               "IncomingCallableDataKHR", "TaskPayloadWorkgroupEXT", "HitObjectAttributeNV",
+                               "NodePayloadAMDX") if hasattr(op.SC, n)})
 
 
 def check(ctx) -> None:
+    # The Vulkan memory model's operand bits need its capability (reported by capabilities.py
+    # without it), and the Aligned rule concerns PhysicalStorageBuffer pointers only.
+    access_rules = ctx.has_capability("VulkanMemoryModel") or any(
+        t.words[2] == _PHYSICAL_STORAGE_BUFFER for t in ctx.instructions_of((op.TypePointer,)))
     for inst in ctx.instructions_of(set(_CHECKS) | _MEMORY_ACCESS_USERS):
         checker = _CHECKS.get(inst.opcode)
         if checker is not None:
             checker(ctx, inst)
         if inst.opcode in _MEMORY_ACCESS_USERS:
             _aligned(ctx, inst)
+            if access_rules:
+                _memory_access(ctx, inst)
 
 
 _MEMORY_ACCESS_USERS = frozenset({op.Load, op.Store, op.CopyMemory, op.CopyMemorySized})
-_ALIGNED = op._g.operand_kinds["MemoryAccess"].by_name["Aligned"].value
+_MA = op._g.operand_kinds["MemoryAccess"].by_name
+_ALIGNED = _MA["Aligned"].value
+_MAKE_AVAILABLE = _MA["MakePointerAvailable"].value if "MakePointerAvailable" in _MA else 0
+_MAKE_VISIBLE = _MA["MakePointerVisible"].value if "MakePointerVisible" in _MA else 0
+_NON_PRIVATE = _MA["NonPrivatePointer"].value if "NonPrivatePointer" in _MA else 0
+_NON_PRIVATE_CLASSES = frozenset({op.SC.Uniform, op.SC.Workgroup, op.SC.CrossWorkgroup, op.SC.Generic, op.SC.Image,
+                                  op.SC.StorageBuffer, getattr(op.SC, "PhysicalStorageBuffer", op.SC.StorageBuffer)})
+_PHYSICAL_STORAGE_BUFFER = getattr(op.SC, "PhysicalStorageBuffer", -1)
+
+
+def _memory_access(ctx, inst) -> None:
+    """The Memory Operands of OpLoad, OpStore and OpCopyMemory(Sized) (SPIR-V 3.26 Memory Operands;
+    SPV_KHR_vulkan_memory_model): MakePointerAvailable is for writes and MakePointerVisible for reads,
+    each with NonPrivatePointer and a valid memory scope (the scope rules of 3.27, the Vulkan memory
+    model's Device-scope capability, the Vulkan env's scope list); NonPrivatePointer only on pointers
+    to memory other invocations can see; PhysicalStorageBuffer accesses are Aligned."""
+    w = inst.words
+    opc = inst.opcode
+    if opc in (op.Load,):
+        classes = [_storage_class(ctx, w[3])]
+    elif opc == op.Store:
+        classes = [_storage_class(ctx, w[1])]
+    else:
+        classes = [_storage_class(ctx, w[1]), _storage_class(ctx, w[2])]
+    masks = []  # (mask, [scope ids])
+    for o in inst.operands:
+        if o.kind == "MemoryAccess":
+            masks.append((w[o.offset], []))
+        elif o.kind == "IdScope" and masks:
+            masks[-1][1].append(w[o.offset])
+    if not masks:
+        if _PHYSICAL_STORAGE_BUFFER in classes:
+            ctx.error("memory.aligned", SEC, "Memory accesses with PhysicalStorageBuffer must use Aligned.", inst)
+        return
+    from .atomics_barriers import _scope
+
+    two = len(masks) > 1
+    for n, (mask, scopes) in enumerate(masks[:2]):
+        scopes = list(scopes)
+        for bit, what in ((_MAKE_AVAILABLE, "MakePointerAvailableKHR"), (_MAKE_VISIBLE, "MakePointerVisibleKHR")):
+            if not bit or not mask & bit:
+                continue
+            if (opc, bit) in ((op.Load, _MAKE_AVAILABLE), (op.Store, _MAKE_VISIBLE)):
+                ctx.error("memory.access-operands", SEC_MEM_OPS, f"{what} cannot be used with {inst.opname}.", inst)
+                return
+            if two and (n, bit) in ((0, _MAKE_VISIBLE), (1, _MAKE_AVAILABLE)):
+                ctx.error("memory.access-operands", SEC_MEM_OPS,
+                          f"{'Target' if n == 0 else 'Source'} memory access must not include {what}", inst)
+                return
+            if not mask & _NON_PRIVATE:
+                ctx.error("memory.access-operands", SEC_MEM_OPS,
+                          f"NonPrivatePointerKHR must be specified if {what} is specified.", inst)
+                return
+            if scopes:
+                before = len(ctx.diagnostics)
+                _scope(ctx, inst, "memory", scopes.pop(0), set())
+                if len(ctx.diagnostics) > before:
+                    return
+        if mask & _NON_PRIVATE and any(sc is not None and sc not in _NON_PRIVATE_CLASSES for sc in classes):
+            ctx.error("memory.access-operands", SEC_MEM_OPS,
+                      "NonPrivatePointerKHR requires a pointer in Uniform, Workgroup, CrossWorkgroup, Generic, Image "
+                      "or StorageBuffer storage classes.", inst)
+            return
+        if not mask & _ALIGNED and _PHYSICAL_STORAGE_BUFFER in classes:
+            ctx.error("memory.aligned", SEC, "Memory accesses with PhysicalStorageBuffer must use Aligned.", inst)
+            return
+
+
+def _storage_class(ctx, pointer_id):
+    info = ctx.pointer_info(ctx.type_of(pointer_id))
+    return info[0] if info is not None else None
 
 
 def _aligned(ctx, inst) -> None:
@@ -79,11 +167,71 @@ def _variable(ctx, inst) -> None:
             ctx.error("memory.variable-initializer", SEC,
                       f"OpVariable, <id> {ctx.name(w[2])}, initializer are not allowed for Input", inst)
             return
+    if pointee is not None and sc not in _BOOL_CLASSES:
+        io = sc in (op.SC.Input, op.SC.Output)
+        if not (io and ctx.has_decoration(w[2], op.DEC.BuiltIn)) and _contains_bool(ctx, pointee, io, 0):
+            if io:
+                ctx.error("memory.variable-bool", "SPIR-V 3.32.6",
+                          "If OpTypeBool is stored in conjunction with OpVariable using Input or Output Storage "
+                          "Classes it requires a BuiltIn decoration", inst)
+            else:
+                ctx.error("memory.variable-bool", "SPIR-V 3.32.6",
+                          "If OpTypeBool is stored in conjunction with OpVariable, it can only be used with "
+                          "non-externally visible shader Storage Classes: Workgroup, CrossWorkgroup, Private, "
+                          "Function, Input, Output, RayPayloadKHR, IncomingRayPayloadKHR, HitAttributeKHR, "
+                          "CallableDataKHR, IncomingCallableDataKHR, NodePayloadAMDX, or UniformConstant", inst)
+            return
+    if sc == op.SC.Workgroup and ctx.version >= (1, 4) and ctx.type_opcode(pointee) == op.TypeStruct \
+            and ctx.has_decoration(pointee, op.DEC.Block) \
+            and not ctx.has_capability("WorkgroupMemoryExplicitLayoutKHR") and _in_an_interface(ctx, w[2]):
+        # Block on a Workgroup variable's type is SPV_KHR_workgroup_memory_explicit_layout's (checked, as
+        # SPIRV-Tools does, on the entry points' interface variables)
+        ctx.error("memory.workgroup-block", SEC,
+                  "Workgroup Storage Class variables can't be decorated with Block unless declaring the "
+                  "WorkgroupMemoryExplicitLayoutKHR capability.", inst)
+        return
     if _logical(ctx) and pointee is not None and not _variable_pointers(ctx):
         if ctx.type_opcode(pointee) in (op.TypePointer,) and sc not in (op.SC.PhysicalStorageBuffer,):
             if not ctx.has_capability("PhysicalStorageBufferAddresses"):
                 ctx.error("memory.logical-pointer-variable", SEC_U,
                           "In Logical addressing, variables may not allocate a pointer type", inst)
+
+
+# U6 as OpLoad/OpStore see it: in the Logical model their Pointer comes from an instruction that
+# can make a logical pointer (SPIRV-Tools' spvOpcodeReturnsLogicalPointer / ...VariablePointer).
+_RETURNS_LOGICAL_POINTER = frozenset(getattr(op, n) for n in (
+    "Variable", "UntypedVariableKHR", "AccessChain", "InBoundsAccessChain", "UntypedAccessChainKHR",
+    "UntypedInBoundsAccessChainKHR", "FunctionParameter", "ImageTexelPointer", "CopyObject",
+    "AllocateNodePayloadsAMDX", "RawAccessChainNV") if hasattr(op, n))
+_RETURNS_VARIABLE_POINTER = _RETURNS_LOGICAL_POINTER | frozenset(getattr(op, n) for n in (
+    "Select", "Phi", "FunctionCall", "PtrAccessChain", "UntypedPtrAccessChainKHR", "Load", "ConstantNull")
+    if hasattr(op, n))
+
+
+def _in_an_interface(ctx, vid) -> bool:
+    for ep in ctx.instructions_of((op.EntryPoint,)):
+        if vid in ep.words[ep.operands[2].offset + ep.operands[2].count:]:
+            return True
+    return False
+
+
+def _contains_bool(ctx, t, skip_builtin, depth) -> bool:
+    """SPIRV-Tools' ContainsInvalidBool: a bool inside vectors, matrices, arrays and structs (a
+    struct with BuiltIn members does not count for Input/Output)."""
+    ti = ctx.type_inst(t)
+    if ti is None or depth > 64:
+        return False
+    if skip_builtin and ctx.has_decoration(t, op.DEC.BuiltIn) or skip_builtin and ti.opcode == op.TypeStruct \
+            and ctx.any_member_has(t, op.DEC.BuiltIn):
+        return False
+    opc = ti.opcode
+    if opc == op.TypeBool:
+        return True
+    if opc in (op.TypeVector, op.TypeMatrix, op.TypeArray, op.TypeRuntimeArray):
+        return _contains_bool(ctx, ti.words[2], skip_builtin, depth + 1)
+    if opc == op.TypeStruct:
+        return any(_contains_bool(ctx, m, skip_builtin, depth + 1) for m in ti.words[2:])
+    return False
 
 
 def _pointer_operand(ctx, inst, pid, what="Pointer"):
@@ -92,6 +240,11 @@ def _pointer_operand(ctx, inst, pid, what="Pointer"):
     if info is None:
         ctx.error("memory.pointer-operand", SEC_U,
                   f"{inst.opname} {what} <id> {ctx.name(pid)} is not a logical pointer.", inst)
+    elif _logical(ctx) and inst.opcode in (op.Load, op.Store) and ctx.def_opcode(pid) not in (
+            _RETURNS_VARIABLE_POINTER if _variable_pointers(ctx) else _RETURNS_LOGICAL_POINTER):
+        ctx.error("memory.pointer-operand", SEC_U,
+                  f"{inst.opname} {what} <id> {ctx.name(pid)} is not a logical pointer.", inst)
+        return None
     return info
 
 
@@ -170,8 +323,15 @@ def _access_chain(ctx, inst) -> None:
         return
     indexes = list(w[4:])
     if inst.opcode in _PTR_CHAINS and ctx.is_shader and not ctx.has_decoration(ctx.type_of(w[3]), op.DEC.ArrayStride) \
-            and binfo[0] in (op.SC.StorageBuffer, op.SC.PhysicalStorageBuffer, op.SC.Uniform, op.SC.Workgroup):
+            and (binfo[0] in (op.SC.StorageBuffer, op.SC.PhysicalStorageBuffer, op.SC.Uniform, op.SC.PushConstant)
+                 or (binfo[0] == op.SC.Workgroup and ctx.has_capability("WorkgroupMemoryExplicitLayoutKHR"))):
+        # Explicitly laid-out storage classes (Workgroup only with SPV_KHR_workgroup_memory_explicit_layout)
         ctx.error("memory.access-chain-base", SEC, f"{name} must have a Base whose type is decorated with ArrayStride",
+                  inst)
+        return
+    if inst.opcode in _PTR_CHAINS and ctx.env.is_vulkan and binfo[0] not in _VULKAN_PTR_CHAIN_CLASSES:
+        ctx.error("vulkan.ptr-access-chain", "Vulkan env (VUID-StandaloneSpirv-Base-07650)",
+                  f"{name} Base operand must point to Workgroup, StorageBuffer, or PhysicalStorageBuffer storage class",
                   inst)
         return
     if inst.opcode in _PTR_CHAINS:

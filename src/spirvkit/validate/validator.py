@@ -121,8 +121,9 @@ def _check_header(ctx: ValidationContext) -> None:
 
 def _stages():
     from . import (atomics_barriers, arithmetic, bits_logical, capabilities, cfg, composite, constants,
-                   conversions, debug_info, decorations, extinst, function, group, ids, image, layout, limits, memory,
-                   misc_instructions, opencl, types, vulkan)
+                   conversions, debug_info, decorations, extinst, function, group, ids, image, layout, limits,
+                   logical_pointers, memory,
+                   misc_instructions, opencl, small_types, types, vulkan)
 
     # (name, check, structural)
     return (
@@ -136,6 +137,7 @@ def _stages():
         ("decorations", decorations.check, False),
         ("function", function.check, False),
         ("memory", memory.check, False),
+        ("small_types", small_types.check, False),
         ("arithmetic", arithmetic.check, False),
         ("bits_logical", bits_logical.check, False),
         ("conversions", conversions.check, False),
@@ -146,6 +148,7 @@ def _stages():
         ("extinst", extinst.check, False),
         ("debug_info", debug_info.check, False),
         ("misc_instructions", misc_instructions.check, False),
+        ("logical_pointers", logical_pointers.check, False),
         ("limits", limits.check, False),
         ("opencl", opencl.check, False),
         ("vulkan", vulkan.check, False),

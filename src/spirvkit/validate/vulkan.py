@@ -139,11 +139,103 @@ def _variable(ctx, inst) -> None:
                 ctx.error("vulkan.descriptor-set-binding", "Vulkan env 3.38",
                           f"{SC.name(sc)} id '{vid}' is missing {D.name(dec)} decoration.", inst)
                 return
-    if ctx.type_opcode(pointee) == op.TypeRuntimeArray and sc not in (SC.StorageBuffer, SC.Uniform,
-                                                                      SC.UniformConstant):
+    if ctx.type_opcode(pointee) == op.TypeRuntimeArray and (
+            not ctx.has_capability("RuntimeDescriptorArray")
+            or sc not in (SC.StorageBuffer, SC.Uniform, SC.UniformConstant)):
+        # VUID-StandaloneSpirv-OpTypeRuntimeArray-04680: a bare runtime array is a descriptor array
+        # (RuntimeDescriptorArray) of StorageBuffer, Uniform or UniformConstant resources.
         ctx.error("vulkan.runtime-array", "Vulkan env 3.39",
                   f"OpVariable, <id> {ctx.name(vid)}, is attempting to create memory for an illegal type, "
                   f"OpTypeRuntimeArray.", inst)
+        return
+    pt = ctx.type_inst(pointee)
+    if pt is not None and pt.opcode == op.TypeStruct and any(
+            ctx.type_opcode(m) == op.TypeRuntimeArray for m in pt.words[2:]):
+        # 04680: "If an OpTypeStruct has an OpTypeRuntimeArray ... it must either have the storage class
+        # StorageBuffer and be decorated with Block, or ... Uniform ... BufferBlock"
+        if sc in (SC.StorageBuffer, getattr(SC, "PhysicalStorageBuffer", SC.StorageBuffer)):
+            ok, need = ctx.has_decoration(pointee, D.Block), "Block"
+        elif sc == SC.Uniform:
+            ok, need = ctx.has_decoration(pointee, D.BufferBlock), "BufferBlock"
+        else:
+            ctx.error("vulkan.runtime-array", "Vulkan env 3.39",
+                      "For Vulkan, OpTypeStruct variables containing OpTypeRuntimeArray must have storage class of "
+                      "StorageBuffer, PhysicalStorageBuffer, or Uniform.", inst)
+            return
+        if not ok:
+            ctx.error("vulkan.runtime-array", "Vulkan env 3.39",
+                      f"For Vulkan, an OpTypeStruct variable containing an OpTypeRuntimeArray must be decorated with "
+                      f"{need} if it has storage class {SC.name(sc)}.", inst)
+            return
+    if sc in (SC.Input, SC.Output) and _contains_psb_pointer(ctx, pointee, 0):
+        ctx.error("vulkan.interface-psb-pointer", "Vulkan env (VUID-StandaloneSpirv-Input-09557)",
+                  f"Input/Output interface variable id <{vid}> contains a PhysicalStorageBuffer pointer, which is not "
+                  f"allowed.", inst)
+        return
+    _explicit_layout(ctx, inst, sc, pointee)
+
+
+def _contains_psb_pointer(ctx, t, depth) -> bool:
+    ti = ctx.type_inst(t)
+    if ti is None or depth > 64:
+        return False
+    if ti.opcode == op.TypePointer:
+        return ti.words[2] == getattr(SC, "PhysicalStorageBuffer", -1)
+    if ti.opcode in (op.TypeArray, op.TypeRuntimeArray, op.TypeVector, op.TypeMatrix):
+        return _contains_psb_pointer(ctx, ti.words[2], depth + 1)
+    if ti.opcode == op.TypeStruct:
+        return any(_contains_psb_pointer(ctx, m, depth + 1) for m in ti.words[2:])
+    return False
+
+
+_LAYOUT_DECORATIONS = frozenset({D.Block, D.BufferBlock, D.Offset, D.ArrayStride, D.MatrixStride, D.RowMajor,
+                                 D.ColMajor} | {getattr(D, n) for n in ("OffsetIdEXT", "ArrayStrideIdEXT")
+                                                if hasattr(D, n)})
+
+
+def _layout_prohibited(ctx, sc, block) -> bool:
+    """Storage classes whose memory has no explicit layout (VUID-StandaloneSpirv-None-10684):
+    Workgroup (unless a Block with SPV_KHR_workgroup_memory_explicit_layout), UniformConstant, and
+    from SPIR-V 1.5 Function and Private."""
+    if sc == SC.Workgroup:
+        return not (block and ctx.has_capability("WorkgroupMemoryExplicitLayoutKHR"))
+    if sc == SC.UniformConstant:
+        return True
+    if sc in (SC.Function, SC.Private):
+        return ctx.version > (1, 4)
+    return False
+
+
+def _explicit_layout(ctx, inst, sc, pointee) -> None:
+    """VUID-StandaloneSpirv-None-10684: "explicit layout decorations must not be applied to ... types
+    of variables in storage classes without an explicit layout" -- Block, BufferBlock, Offset,
+    ArrayStride, MatrixStride, RowMajor and ColMajor anywhere in the variable's type."""
+    block = ctx.type_opcode(pointee) == op.TypeStruct and ctx.has_decoration(pointee, D.Block)
+    if not _layout_prohibited(ctx, sc, block):
+        return
+    stack, seen = [pointee], set()
+    while stack:
+        t = stack.pop()
+        if t in seen:
+            continue
+        seen.add(t)
+        ti = ctx.type_inst(t)
+        if ti is None:
+            continue
+        if ti.opcode == op.TypePointer and not _layout_prohibited(ctx, ti.words[2], True):
+            continue  # pointers into laid-out memory (PhysicalStorageBuffer, variable pointers) keep theirs
+        for dec, _w, _i, _m in ctx.decorations.get(t, ()):
+            if dec in _LAYOUT_DECORATIONS:
+                ctx.error("vulkan.explicit-layout", "Vulkan env (VUID-StandaloneSpirv-None-10684)",
+                          f"Invalid explicit layout decorations on type {ctx.name(t)}, the {SC.name(sc)} storage class "
+                          f"has an explicit layout from the {D.name(dec)} decoration", inst)
+                return
+        if ti.opcode == op.TypeStruct:
+            stack.extend(ti.words[2:])
+        elif ti.opcode in (op.TypeArray, op.TypeRuntimeArray):
+            stack.append(ti.words[2])
+        elif ti.opcode == op.TypePointer:
+            stack.append(ti.words[3])
 
 
 def _struct(ctx, inst) -> None:
