@@ -629,13 +629,16 @@ class DeclarationsMixin:
         return ast.Designated(designators, self.parse_initializer(), loc=first.loc, expansion=first.expansion)
 
     # -- struct, union, enum (C99 §6.7.2.1–3) -----------------------------------------------------
-    def parse_record(self):
+    def _tag_head(self):
+        """``struct``/``union``/``enum``, its attributes and its optional tag: (keyword token,
+        attributes, tag name or None, tag token or None)."""
         kw = self.advance()
         attrs = self.parse_attributes()
-        name = name_tok = None
-        if self.tok.kind == IDENTIFIER:
-            name_tok = self.advance()
-            name = name_tok.text
+        name_tok = self.advance() if self.tok.kind == IDENTIFIER else None
+        return kw, attrs, name_tok.text if name_tok else None, name_tok
+
+    def parse_record(self):
+        kw, attrs, name, name_tok = self._tag_head()
         fields = None
         if self.at("{"):
             lb = self.advance()
@@ -698,12 +701,7 @@ class DeclarationsMixin:
         return loc, t.expansion
 
     def parse_enum(self):
-        kw = self.advance()
-        attrs = self.parse_attributes()
-        name = name_tok = None
-        if self.tok.kind == IDENTIFIER:
-            name_tok = self.advance()
-            name = name_tok.text
+        kw, attrs, name, name_tok = self._tag_head()
         enumerators = None
         if self.at("{"):
             lb = self.advance()

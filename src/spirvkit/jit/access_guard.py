@@ -503,10 +503,7 @@ def new_guard(ml, spv_fn, fn_type, name: str, extra_types=()) -> tuple[AccessGua
     guard function's ``extra_types`` arguments."""
     from .lowering import mark_launch_state
 
-    params = list(ml.hidden_types()) + list(extra_types)
-    for p in fn_type.params:
-        params.extend(ml.param_types(p))
-    fn = ir.Function(ml.llvm, ir.FunctionType(I1, params), name=name)
+    fn = ir.Function(ml.llvm, ir.FunctionType(I1, ml.signature(fn_type, extra_types)), name=name)
     fn.linkage = "internal"
     mark_launch_state(fn)
     args = list(fn.args)

@@ -73,8 +73,7 @@ def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | N
         kernels = [e.name for e in module.entry_points if e.execution_model == "Kernel"]
         raise SpirvkitError(f"no kernel named {name!r}; the module's kernels: {', '.join(kernels) or 'none'}")
     ml = ModuleLowering(module, target.target_data(), target.triple(), checked, spec_values, report_faults,
-                        local_size, target.function_attributes())
-    ml.guards, ml.compact = guards, compact
+                        local_size, target.function_attributes(), guards, compact)
     kb = KernelBuilder(ml, entry.function)
     kb.build()
     return ml.llvm_text(), ml, kb

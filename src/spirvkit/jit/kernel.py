@@ -242,10 +242,8 @@ class KernelBuilder:
         from .lowering import mark_launch_state
 
         ml = self.ml
-        params = list(ml.hidden_types()) + [I1]
-        for p in self.fn_type.params:
-            params.extend(ml.param_types(p))
-        fn = ir.Function(ml.llvm, ir.FunctionType(ml.return_type(self.fn_type.ret), params), name="spirvkit_body")
+        fn = ir.Function(ml.llvm, ir.FunctionType(ml.return_type(self.fn_type.ret), ml.signature(self.fn_type, [I1])),
+                         name="spirvkit_body")
         fn.linkage = "internal"
         fn.attributes.add("alwaysinline")
         mark_launch_state(fn)
@@ -297,10 +295,7 @@ class KernelBuilder:
     def _coroutine(self) -> ir.Function:
         """The kernel body as a work-item coroutine: co(ctx, ts, lx, ly, lz, flag, mem, args...)."""
         ml = self.ml
-        params = list(ml.hidden_types()) + [PTR]
-        for p in self.fn_type.params:
-            params.extend(ml.param_types(p))
-        fn = ir.Function(ml.llvm, ir.FunctionType(PTR, params), name="spirvkit_item")
+        fn = ir.Function(ml.llvm, ir.FunctionType(PTR, ml.signature(self.fn_type, [PTR])), name="spirvkit_item")
         fn.linkage = "internal"
         mark_launch_state(fn)
         # llvmlite does not know this attribute yet; LLVM's CoroSplit needs it.

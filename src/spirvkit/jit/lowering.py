@@ -86,7 +86,8 @@ def functions_with_barriers(module: Module) -> set[int]:
 class ModuleLowering:
     def __init__(self, module: Module, target_data, triple: str, checked: bool,
                  spec_values: dict | None = None, report_faults: bool = False,
-                 local_size: tuple[int, int, int] | None = None, function_attributes: tuple[str, ...] = ()):
+                 local_size: tuple[int, int, int] | None = None, function_attributes: tuple[str, ...] = (),
+                 guards: bool = True, compact: bool = False):
         self.module = module
         self.function_attributes = function_attributes
         # Compiled for one local size that every group has (a uniform NDRange): the sizes are
@@ -94,8 +95,8 @@ class ModuleLowering:
         self.local_size = tuple(local_size) if local_size else None
         self.checked = checked
         self.report_faults = report_faults   # call the fault recorder (else: raise a flag)
-        self.guards = True                    # group guards for checked loops (see lower_kernel)
-        self.compact = False                  # regions called, not inlined (see lower_kernel)
+        self.guards = guards                  # group guards for checked loops (see lower_kernel)
+        self.compact = compact                # regions called, not inlined (see lower_kernel)
         self.types = TypeTable(module, target_data, spec_values)
         self.constants = ConstantEvaluator(module, self.types, spec_values)
         self.llvm = ir.Module(name="spirvkit")
@@ -276,6 +277,14 @@ class ModuleLowering:
     def hidden_types(self) -> list[ir.Type]:
         return [PTR, PTR, I64, I64, I64, PTR]
 
+    def signature(self, fn_type: SpvType, extra=()) -> list[ir.Type]:
+        """The LLVM parameter types of a lowered function or work-item body: the hidden ones,
+        ``extra`` (a body's own: records, flags ...), then the SPIR-V parameters flattened."""
+        params = list(self.hidden_types()) + list(extra)
+        for p in fn_type.params:
+            params.extend(self.param_types(p))
+        return params
+
     def param_types(self, spv_type: SpvType) -> list[ir.Type]:
         if spv_type.kind == "pointer":
             return [PTR, PTR, PTR] if self.checked else [PTR]
@@ -297,10 +306,7 @@ class ModuleLowering:
         if not spv_fn.blocks:
             raise NotSupportedError(f"a call to imported function %{fn_id} (linkage)")
         fn_type = self.types[spv_fn.function_type]
-        llvm_params = list(self.hidden_types())
-        for p in fn_type.params:
-            llvm_params.extend(self.param_types(p))
-        fnty = ir.FunctionType(self.return_type(fn_type.ret), llvm_params)
+        fnty = ir.FunctionType(self.return_type(fn_type.ret), self.signature(fn_type))
         llvm_fn = ir.Function(self.llvm, fnty, name=f"spv{fn_id}")
         llvm_fn.linkage = "internal"
         mark_launch_state(llvm_fn)

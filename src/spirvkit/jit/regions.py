@@ -445,10 +445,8 @@ def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], in
     from .lowering import mark_launch_state
 
     ml = kb.ml
-    params = list(ml.hidden_types()) + [PTR, I64, I64, I1]
-    for p in kb.fn_type.params:
-        params.extend(ml.param_types(p))
-    fn = ir.Function(ml.llvm, ir.FunctionType(I32, params), name=f"spirvkit_region{index}")
+    fn = ir.Function(ml.llvm, ir.FunctionType(I32, ml.signature(kb.fn_type, [PTR, I64, I64, I1])),
+                     name=f"spirvkit_region{index}")
     fn.linkage = "internal"
     # Inlined into the fast path only (see build_region_group), so each region is compiled
     # and vectorised once.
