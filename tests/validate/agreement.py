@@ -184,6 +184,21 @@ def agreement(outcomes) -> float:
     return sum(o.agrees for o in outcomes) / len(outcomes) if outcomes else 1.0
 
 
+def env_rule_difference(outcome) -> bool:
+    """A disagreement that is one of the OpenCL environment's own rules spirv-val does not check:
+    spirv-val accepts, and every spirvkit diagnostic is a spec-decided ``opencl.*`` rule. The issue
+    counts these as ours to check ("the OpenCL env rules it does not check are ours to check")."""
+    return spec_decided.settled_by_spec(outcome) and all(d.rule.startswith("opencl.") for d in outcome.diagnostics)
+
+
+def issue_agreement(outcomes) -> float:
+    """The figure the aim (>= 98%) is read against: raw agreement, with the OpenCL environment rules
+    spirv-val does not check counted as agreement. Every other difference counts against it."""
+    if not outcomes:
+        return 1.0
+    return sum(o.agrees or env_rule_difference(o) for o in outcomes) / len(outcomes)
+
+
 def describe(diag) -> str:
     rule = getattr(diag, "rule", "?")
     section = getattr(diag, "section", "")
@@ -236,6 +251,7 @@ def _cell(text: str) -> str:
 def markdown(outcomes, validator_name: str, scope: str) -> str:
     total, agreed = len(outcomes), sum(o.agrees for o in outcomes)
     settled = sum(spec_decided.settled_by_spec(o) for o in outcomes)
+    env_rules = sum(env_rule_difference(o) for o in outcomes)
     groups: dict[str, list[Outcome]] = defaultdict(list)
     for o in outcomes:
         if not o.agrees:
@@ -250,6 +266,13 @@ def markdown(outcomes, validator_name: str, scope: str) -> str:
         "",
         f"**Raw agreement: {agreed}/{total} = {100 * agreed / max(total, 1):.2f}%** ({validator_name}); "
         f"{total - agreed} disagreements in {len(groups)} groups.",
+        "",
+        f"**Agreement with the OpenCL environment rules spirv-val does not check counted as agreement: "
+        f"{agreed + env_rules}/{total} = {100 * (agreed + env_rules) / max(total, 1):.2f}%** (threshold "
+        f"{100 * THRESHOLD:.0f}%). The issue makes those rules ours (\"spirv-val is not always right: the OpenCL env "
+        f"rules it does not check are ours to check\"); {env_rules} disagreements are such rules (the `opencl.*` "
+        "groups below). Every other disagreement counts against this figure, including those the SPIR-V text decides "
+        "for spirvkit.",
         "",
         f"Of the disagreements, **{settled} are decided by the spec text in spirvkit's favour** (spirv-val accepts a "
         "module that breaks a rule quoted below: mostly OpenCL environment rules spirv-val does not check); counted "
@@ -312,6 +335,14 @@ def _static_sections() -> list[str]:
                 "| rule | change | why |", "|---|---|---|"]
         out += [f"| `{r}` | {_cell(c)} | {_cell(w)} |" for r, c, w in spec_decided.RELAXED]
         out.append("")
+    if spec_decided.GATING_SEARCH:
+        out += ["## Found by the gating search: spirvkit rejects, spirv-val accepts, spec decides", "",
+                "`tests/validate/gating_search.py` mutates the valid corpora for capability, storage-class, scope, "
+                "interface and version rules (126,169 mutants). Its other false positives fall in the `opencl.*` and "
+                "`group.execution-scope` groups quoted below.", "",
+                "| spirvkit rule | mutants | deciding text |", "|---|---|---|"]
+        out += [f"| `{r}` | {_cell(m)} | {_cell(q)} |" for r, m, q in spec_decided.GATING_SEARCH]
+        out.append("")
     return out
 
 
@@ -341,7 +372,8 @@ def main(argv=None) -> int:
     crashes = sum(o.crash is not None for o in outcomes)
     rejected_valid = sum(1 for o in outcomes if not o.agrees and o.reference_valid)
     accepted_invalid = sum(1 for o in outcomes if not o.agrees and not o.reference_valid and not o.crash)
-    print(f"\n{validator.name}: agreement {100 * agreement(outcomes):.2f}% on {len(outcomes)} mutants "
+    print(f"\n{validator.name}: raw agreement {100 * agreement(outcomes):.2f}% on {len(outcomes)} mutants; "
+          f"{100 * issue_agreement(outcomes):.2f}% with the OpenCL env rules spirv-val does not check "
           f"(threshold {100 * THRESHOLD:.0f}%); {rejected_valid} rejected that spirv-val accepts, "
           f"{accepted_invalid} accepted that spirv-val rejects, {crashes} crashes; {elapsed:.1f} s")
     if args.write:
@@ -351,7 +383,7 @@ def main(argv=None) -> int:
         scope = "--all" if args.all else f"--sample {args.sample}"
         path.write_text(markdown(outcomes, validator.name, scope) + "\n")
         print(f"wrote {path}")
-    return 0 if agreement(outcomes) >= THRESHOLD and not crashes else 1
+    return 0 if issue_agreement(outcomes) >= THRESHOLD and not crashes else 1
 
 
 if __name__ == "__main__":

@@ -330,4 +330,30 @@ RELAXED: tuple[tuple[str, str, str], ...] = (
      "and z dimensions.\"); spirv-val rejects a zero size, and spirvkit keeps that, but a WorkgroupSize constant "
      "overrides LocalSize (digest-vulkan-env: \"WorkgroupSize: a 3×32-bit int constant that overrides LocalSize\"), "
      "so the mode's operands are not used."),
+    ("vulkan.storage-class",
+     "A GLCompute entry point may list an Output variable in its interface; only one its static call tree "
+     "references is an error (found by tests/validate/gating_search.py, operator interface-add)",
+     "VUID-StandaloneSpirv-None-04644: \"If the Storage Class is Output, then it must not be used in the GlCompute "
+     "... Execution Model\". A variable the entry point's call tree never references is not used by it (from SPIR-V "
+     "1.4 the interface may be a superset of the referenced globals, §3.32.5 OpEntryPoint); spirv-val reads it the "
+     "same way."),
+)
+
+# Found by tests/validate/gating_search.py (not in the agreement corpus): groups of mutants spirvkit
+# rejects and spirv-val accepts that the spec text decides for spirvkit, beyond the rule groups
+# quoted above (which the search also hits): (spirvkit rule, what the mutants do, deciding text).
+GATING_SEARCH: tuple[tuple[str, str, str], ...] = (
+    ("vulkan.capability-table",
+     "declare Linkage, Addresses, GenericPointer, Kernel, Pipes, DeviceEnqueue, ImageBasic, Float16Buffer or "
+     "SubgroupDispatch in vulkan1.1spv1.4 (71 mutants): spirv-val rejects each in vulkan1.0, 1.1, 1.2 and 1.3 but "
+     "skips its capability table for the vulkan1.1spv1.4 env",
+     "\"The table below lists the set of SPIR-V capabilities that may be supported in Vulkan implementations.\" "
+     "(vulkan-spirv-env.txt, Capabilities; digest-vulkan-env C1: \"every OpCapability must be in the Vulkan "
+     "capability table\"). None of these is in the table, which is the same for Vulkan 1.1 with SPIR-V 1.4 as for "
+     "Vulkan 1.1."),
+    ("memory.store-read-only",
+     "OpCopyMemory / OpCopyMemorySized whose Target points into UniformConstant or Input (16 mutants): spirv-val "
+     "checks OpStore's pointer but not the copies' target",
+     "UniformConstant, Input, PushConstant: \"Variables declared with this storage class are read-only\" (SPIR-V "
+     "§3.7 Storage Class). A copy writes its Target."),
 )

@@ -397,17 +397,20 @@ def _agreement_check(mutants, validate):
     outcomes = agreement.compare(mutants, run, messages=False)
     crashes = [o for o in outcomes if o.crash]
     raw = agreement.agreement(outcomes)
-    # Disagreements where the spec text decides for spirvkit (tests/validate/spec_decided.py,
-    # quoted in docs/validator-differences.md) count as settled; the raw figure is reported.
-    score = sum(o.agrees or settled_by_spec(o) for o in outcomes) / len(outcomes)
-    print(f"raw agreement {100 * raw:.2f}%, with spec-decided differences settled {100 * score:.2f}%")
-    if crashes or score < agreement.THRESHOLD:
+    # The aim's figure: raw agreement with the OpenCL environment rules spirv-val does not check
+    # counted as agreement (the issue makes them ours). Every module spirvkit rejects and spirv-val
+    # accepts must moreover be decided by quoted spec text (tests/validate/spec_decided.py).
+    score = agreement.issue_agreement(outcomes)
+    unsettled = [o for o in outcomes if o.reference_valid and not o.agrees and not settled_by_spec(o)]
+    print(f"raw agreement {100 * raw:.2f}%, with the OpenCL env rules {100 * score:.2f}%")
+    if crashes or unsettled or score < agreement.THRESHOLD:
         for o in outcomes:
             if not o.agrees and not o.reference_valid:
                 o.reference_message = agreement.SpirvVal().run(o.mutant.data, o.mutant.env)[1]
         detail = "\n".join(agreement.disagreement_lines(outcomes)[:40])
         crash_text = crashes[0].crash if crashes else ""
-        pytest.fail(f"agreement {100 * score:.2f}% (raw {100 * raw:.2f}%; < {100 * agreement.THRESHOLD:.0f}%) or {len(crashes)} "
+        pytest.fail(f"agreement {100 * score:.2f}% (raw {100 * raw:.2f}%; < {100 * agreement.THRESHOLD:.0f}%), "
+                    f"{len(unsettled)} rejections not decided by spec text, or {len(crashes)} "
                     f"crashes on {len(outcomes)} mutants:\n{detail}\n{crash_text}")
 
 

@@ -344,6 +344,43 @@ OpFunctionEnd
 
 _BOOL_VAR = "%pb = OpTypePointer {sc} %bool\n%bv = OpVariable %pb {sc}"
 
+_OUTPUT_VAR = "%po = OpTypePointer Output %float\n%o = OpVariable %po Output"
+_STORE_OUTPUT = "%f = OpFunction %void None %fnty\n%fe = OpLabel\nOpStore %o %float_1\nOpReturn\nOpFunctionEnd"
+
+_VERTEX_IO = """OpCapability Shader
+OpCapability Float64
+OpMemoryModel Logical GLSL450
+OpEntryPoint Vertex %main "main" %a %b
+OpDecorate %a Location 0
+OpDecorate %b Location {lb}
+{extra}
+%void = OpTypeVoid
+%fnty = OpTypeFunction %void
+%float = OpTypeFloat 32
+%double = OpTypeFloat 64
+%uint = OpTypeInt 32 0
+%uint_2 = OpConstant %uint 2
+%v4 = OpTypeVector %float 4
+%v2 = OpTypeVector %float 2
+%dv3 = OpTypeVector %double 3
+%arr = OpTypeArray %float %uint_2
+%m2 = OpTypeMatrix %v2 2
+%pa = OpTypePointer {sc} {ta}
+%pb = OpTypePointer {sc} {tb}
+%a = OpVariable %pa {sc}
+%b = OpVariable %pb {sc}
+%main = OpFunction %void None %fnty
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+"""
+
+
+def _io(lb: int, ta: str = "%v4", tb: str = "%v4", sc: str = "Input", extra: str = "") -> str:
+    """A vertex shader with two interface variables: %a at Location 0, %b at Location ``lb``."""
+    return _VERTEX_IO.format(lb=lb, ta=ta, tb=tb, sc=sc, extra=extra)
+
+
 # (id, env, invalid, valid twin, rule)
 CASES = [
     # 16-bit / 8-bit storage (SPIR-V 3.31; SPV_KHR_16bit_storage, SPV_KHR_8bit_storage)
@@ -504,6 +541,30 @@ CASES = [
     ("vulkan-location-private", "vulkan1.0", _FRAGMENT.format(decoration="Location 1", sc="Private", type="%float"),
      _FRAGMENT.format(decoration="Invariant", sc="Output", type="%v4").replace("%o\n", "%o %x\n")
      .replace("OpDecorate %x Invariant", "OpDecorate %x Location 1"), "vulkan.location-storage-class"),
+    # Location and Component assignment (VUID-StandaloneSpirv-OpEntryPoint-08721 / -08722): a
+    # component of a location is assigned once per interface; arrays, matrices and 64-bit vectors
+    # of three or four components take more than one location
+    ("location-overlap-input", "vulkan1.0", _io(0), _io(1), "vulkan.interface-location-overlap"),
+    ("location-overlap-output", "vulkan1.0", _io(0, sc="Output"), _io(1, sc="Output"),
+     "vulkan.interface-location-overlap"),
+    ("location-overlap-array", "vulkan1.0", _io(1, ta="%arr", tb="%float"), _io(2, ta="%arr", tb="%float"),
+     "vulkan.interface-location-overlap"),
+    ("location-overlap-matrix", "vulkan1.0", _io(1, ta="%m2", tb="%v2"), _io(2, ta="%m2", tb="%v2"),
+     "vulkan.interface-location-overlap"),
+    ("location-overlap-dvec3", "vulkan1.0", _io(1, ta="%dv3", tb="%float"), _io(2, ta="%dv3", tb="%float"),
+     "vulkan.interface-location-overlap"),
+    ("location-overlap-component", "vulkan1.0", _io(0, ta="%v2", tb="%v2", extra="OpDecorate %b Component 1"),
+     _io(0, ta="%v2", tb="%v2", extra="OpDecorate %b Component 2"), "vulkan.interface-location-overlap"),
+    # VUID-StandaloneSpirv-None-04644: Output is not used in GLCompute; listing one in the interface
+    # without the call tree referencing it is not a use (as spirv-val reads "used in")
+    ("vulkan-output-used-in-compute", "vulkan1.0",
+     S(annotations="OpDecorate %o Location 0", interface="%o", types=_OUTPUT_VAR, body="OpStore %o %float_1"),
+     S(annotations="OpDecorate %o Location 0", interface="%o", types=_OUTPUT_VAR), "vulkan.storage-class"),
+    ("vulkan-output-used-in-compute-callee", "vulkan1.3",
+     S(annotations="OpDecorate %o Location 0", interface="%o", types=_OUTPUT_VAR,
+       body="%r = OpFunctionCall %void %f", functions=_STORE_OUTPUT),
+     S(annotations="OpDecorate %o Location 0", interface="%o", types=_OUTPUT_VAR, functions=_STORE_OUTPUT),
+     "vulkan.storage-class"),
     ("component-private", "spv1.0", _FRAGMENT.format(decoration="Component 1", sc="Private", type="%float"),
      _FRAGMENT.format(decoration="Location 1", sc="Private", type="%float"), "decorations.target"),
 ]

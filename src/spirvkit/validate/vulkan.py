@@ -490,16 +490,22 @@ def _texel_pointer_format(ctx, inst) -> None:
 
 
 def _compute_output(ctx) -> None:
+    """VUID-StandaloneSpirv-None-04644: "If the Storage Class is Output, then it must not be used in
+    the GLCompute ... Execution Model". Used means referenced by a function of the entry point's
+    static call tree (as spirv-val reads it); a variable only listed in the interface is not used."""
+    from .function import execution_models_by_function
+
     outputs = {i.words[2] for i in ctx.insts if i.opcode == op.Variable and i.words[3] == SC.Output}
-    if not outputs:
+    if not outputs or not ctx.interface_uses:
         return
-    for inst in ctx.insts:
-        if inst.opcode == op.EntryPoint and op.EXEC_MODEL.name(inst.words[1]) == "GLCompute":
-            interface = inst.words[inst.operands[2].offset + inst.operands[2].count:]
-            if any(v in outputs for v in interface):
-                ctx.error("vulkan.storage-class", "Vulkan env 3b",
-                          "GLCompute entry points must not use the Output storage class", inst)
-                return
+    models = execution_models_by_function(ctx)
+    for fi, used in sorted(ctx.interface_uses.items()):
+        func = ctx.functions[fi]
+        if "GLCompute" in models.get(func.id, ()) and used & outputs:
+            ctx.error("vulkan.storage-class", "Vulkan env 3b",
+                      f"Output storage class variable {ctx.name(min(used & outputs))} must not be used in the "
+                      f"GLCompute execution model (VUID-StandaloneSpirv-None-04644)", func.definition)
+            return
 
 
 def _spec_array_rule(ctx) -> None:

@@ -1,9 +1,9 @@
 """Vulkan environment rules for graphics entry points (digest-vulkan-env.md §3, items 34, 35, 41,
-42, and two Standalone SPIR-V rules of the current Vulkan spec): fragment origin modes,
+42, and three Standalone SPIR-V rules of the current Vulkan spec): fragment origin modes,
 PixelCenterInteger, Patch and interpolation decorations on stage interfaces, Location on
-user-defined interface variables, Flat on integer fragment inputs. Called by ``vulkan.check``
-(Vulkan envs only). (Item 43, control-barrier scopes in graphics stages, is
-``vulkan.execution-scope`` in ``atomics_barriers``.)"""
+user-defined interface variables, Flat on integer fragment inputs, and no Location/Component
+assigned twice in an interface. Called by ``vulkan.check`` (Vulkan envs only). (Item 43,
+control-barrier scopes in graphics stages, is ``vulkan.execution-scope`` in ``atomics_barriers``.)"""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ def check(ctx) -> None:
     for inst, model in entries:
         if model in GRAPHICS_MODELS:
             _interface(ctx, inst, model)
+            _location_overlap(ctx, inst, model)
 
 
 def _execution_modes(ctx, entries) -> None:
@@ -122,3 +123,102 @@ def _location_and_flat(ctx, inst, model, v, d) -> bool:
                       f"64-bit float type must have a Flat decoration", d)
             return False
     return True
+
+
+# -- Location and Component assignment ------------------------------------------------------------------
+
+# Interfaces whose variables carry one more (outer) array level per vertex, which takes no
+# locations: tessellation control inputs and outputs, tessellation evaluation and geometry inputs,
+# mesh outputs (Vulkan "Location and Component Assignment"); Patch and PerPrimitive variables do not.
+_ARRAYED = {("TessellationControl", SC.Input), ("TessellationControl", SC.Output),
+            ("TessellationEvaluation", SC.Input), ("Geometry", SC.Input), ("MeshNV", SC.Output),
+            ("MeshEXT", SC.Output)}
+
+
+def _decoration_literal(ctx, id_, decoration, member=None):
+    for d, words, _i in ctx.decorations_of(id_, member):
+        if d == decoration and words:
+            return words[0]
+    return None
+
+
+def _slots(ctx, type_id, location, component, out, limit=4096) -> int:
+    """Append the (location, component) slots a value of ``type_id`` placed at ``location`` and
+    ``component`` takes; return the number of locations it consumes. A 64-bit component takes two
+    components, and a vector of more than four 32-bit-sized components runs on into the next
+    location; matrix columns, array elements and struct members start at a new location each."""
+    t = ctx.type_inst(type_id)
+    if t is None or len(out) > limit:
+        return 1
+    opc = t.opcode
+    if opc in (op.TypeInt, op.TypeFloat, op.TypeBool, op.TypeVector):
+        f = ctx.facts(type_id)
+        per = 2 if f[4] == 64 else 1
+        for k in range(f[3] * per):
+            c = component + k
+            out.append((location + c // 4, c % 4))
+        return (component + f[3] * per + 3) // 4
+    if opc == op.TypeMatrix:
+        used = 0
+        for _ in range(t.words[3]):
+            used += _slots(ctx, t.words[2], location + used, 0, out, limit)
+        return used
+    if opc == op.TypeArray:
+        n = ctx.constant_value(t.words[3])
+        used = 0
+        for _ in range(n if isinstance(n, int) and 0 < n <= limit else 1):
+            used += _slots(ctx, t.words[2], location + used, component, out, limit)
+        return used
+    if opc == op.TypeStruct:
+        used = 0
+        for m in t.words[2:]:
+            used += _slots(ctx, m, location + used, 0, out, limit)
+        return used
+    return 1
+
+
+def _location_overlap(ctx, inst, model) -> None:
+    """VUID-StandaloneSpirv-OpEntryPoint-08721 / -08722: an entry point's Input (Output) interface
+    does not assign the same component of the same location twice (fragment outputs: per Index)."""
+    name_op = inst.operands[2] if len(inst.operands) > 2 else None
+    if name_op is None:
+        return
+    taken: dict[tuple[int, int], dict[tuple[int, int], int]] = {}
+    for v in dict.fromkeys(inst.words[name_op.offset + name_op.count:]):
+        d = ctx.defs.get(v)
+        if d is None or d.opcode != op.Variable or d.words[3] not in (SC.Input, SC.Output):
+            continue
+        if ctx.has_decoration(v, D.BuiltIn):
+            continue
+        info = ctx.pointer_info(d.words[1])
+        type_id = info[1] if info is not None else None
+        t = ctx.type_inst(type_id)
+        if t is None:
+            continue
+        per_vertex = (model, d.words[3]) in _ARRAYED and not ctx.has_decoration(v, D.Patch) \
+            and not ctx.has_decoration(v, getattr(D, "PerPrimitiveEXT", -1))
+        if per_vertex and t.opcode in (op.TypeArray, op.TypeRuntimeArray):
+            type_id, t = t.words[2], ctx.type_inst(t.words[2])
+        if t is None or (t.opcode == op.TypeStruct and ctx.any_member_has(type_id, D.BuiltIn)):
+            continue
+        slots: list[tuple[int, int]] = []
+        location = _decoration_literal(ctx, v, D.Location)
+        if location is not None:
+            _slots(ctx, type_id, location, _decoration_literal(ctx, v, D.Component) or 0, slots)
+        elif t.opcode == op.TypeStruct:
+            for m, member in enumerate(t.words[2:]):
+                loc = _decoration_literal(ctx, type_id, D.Location, m)
+                if loc is None:
+                    break  # 04919 (members of a Block without a variable Location each have one)
+                _slots(ctx, member, loc, _decoration_literal(ctx, type_id, D.Component, m) or 0, slots)
+        index = _decoration_literal(ctx, v, D.Index) or 0 if model == "Fragment" else 0
+        seen = taken.setdefault((d.words[3], index), {})
+        for slot in slots:
+            if slot in seen and seen[slot] != v:
+                kind = "input" if d.words[3] == SC.Input else "output"
+                vuid = "08721" if d.words[3] == SC.Input else "08722"
+                ctx.error("vulkan.interface-location-overlap", f"Vulkan env (VUID-StandaloneSpirv-OpEntryPoint-{vuid})",
+                          f"Entry point {ctx.name(inst.words[2])} has conflicting {kind} location assignment at "
+                          f"location {slot[0]}, component {slot[1]}: {ctx.name(seen[slot])} and {ctx.name(v)}", d)
+                return
+            seen[slot] = v
