@@ -147,6 +147,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         for text, where in getattr(exc, "notes", ()):
             if getattr(where, "loc", None) is not None:
                 d.notes.append(Note(text, expansion_location(where.loc, getattr(where, "expansion", None))))
+        if getattr(exc, "fixit", None) is not None and getattr(node, "expansion", None) is None:
+            d.fixit = exc.fixit
         self.diagnostics.append(d)
 
     # -- SPIR-V types -----------------------------------------------------------------------
@@ -289,6 +291,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             if old.type != t:
                 raise SemaError(f"typedef redefinition with different types ('{t}' vs '{old.type}')", decl)
         scope.names[decl.name] = Symbol(decl.name, "typedef", t, node=decl)
+        if t.is_record and not t.name and getattr(t, "typedef_name", None) is None:
+            t.typedef_name = decl.name  # C: "the typedef name for linkage purposes"; clang prints it
 
     def global_declaration(self, decl) -> None:
         if _declares_printf(decl):
@@ -589,6 +593,9 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         self.static_assert(s, self.scope)
 
     def stmt_ExprStmt(self, s) -> None:
+        # An undeclared name that starts a statement is corrected more strictly (clang's typo
+        # correction at a statement start is not its delayed one in expressions).
+        self.statement_start = s.loc
         self.expr(s.expr, discard=True)
 
     def stmt_DeclStmt(self, s) -> None:

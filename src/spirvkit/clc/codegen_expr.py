@@ -12,7 +12,8 @@ import struct
 
 from . import ast
 from .codegen_ops import COMPARE, OperatorsMixin
-from .sema import SemaError, conversion_message, not_supported, swizzle_indices
+from .sema import SemaError, conversion_message, did_you_mean, not_supported, swizzle_indices, undeclared
+from .typo import correct
 from .types import (BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, VOID, Array, CType,
                     Pointer, Scalar, Vector, vector_of)
 
@@ -338,7 +339,8 @@ class ExpressionsMixin(OperatorsMixin):
                 from .builtins import candidates
                 if candidates(node.name, self.cl_std) is not None:
                     raise SemaError("builtin functions must be called", node)
-                raise SemaError(f"use of undeclared identifier '{node.name}'", node)
+                raise undeclared(node.name, node, self.scope, statement_start=node.loc is not None
+                                 and node.loc == getattr(self, "statement_start", None))
             if sym.kind == "enumconst":
                 return self.const(sym.type, sym.value)
             if sym.kind == "func":
@@ -436,7 +438,12 @@ class ExpressionsMixin(OperatorsMixin):
             raise SemaError(f"incomplete definition of type '{t}'", node)
         found = t.field(node.name)
         if found is None:
-            raise SemaError(f"no member named '{node.name}' in '{t}'", node)
+            message = f"no member named '{node.name}' in '{t}'"
+            decls = {f.name: f for f in getattr(getattr(t, "node", None), "fields", None) or () if f.name}
+            best = correct(node.name, decls)
+            if best is None:
+                raise SemaError(message, node)
+            raise did_you_mean(message, node.name, best, node, decls[best])
         i, ft, off = found
         if isinstance(base, Val):
             return Val(ft, self.op("OpCompositeExtract", ft, base.id, i)) if t.kind == "struct" else None

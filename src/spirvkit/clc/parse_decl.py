@@ -15,6 +15,7 @@ from __future__ import annotations
 from . import ast
 from .lexer import (CL20_TYPE_NAMES, EOF, IDENTIFIER, KEYWORD, OPENCL_TYPE_NAMES, STRING_LIT,
                     VECTOR_TYPE_NAMES)
+from .typo import closest
 
 STORAGE_CLASSES = frozenset({"typedef", "extern", "static", "auto", "register"})
 FUNCTION_SPECIFIERS = frozenset({"inline", "kernel"})
@@ -25,6 +26,16 @@ BASIC_TYPE_WORDS = frozenset({"void", "char", "short", "int", "long", "float", "
                               "unsigned", "_Bool", "bool", "half", "_Complex", "_Imaginary"})
 # Type keywords that name a whole type by themselves (uint, float4, size_t, image2d_t …).
 WHOLE_TYPE_WORDS = (OPENCL_TYPE_NAMES | CL20_TYPE_NAMES) - {"bool", "half"}
+# For typo correction (typo.py): the type names clang's opencl-c-base.h declares as typedefs
+# (the image, sampler, event and queue types are clang builtin types, not candidates), and the
+# keywords clang offers where a statement starts with an identifier followed by another.
+HEADER_TYPEDEFS = frozenset({"size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "uchar", "ushort", "uint", "ulong",
+                             "cl_mem_fence_flags"}) | VECTOR_TYPE_NAMES
+HEADER_TYPEDEFS_CL20 = frozenset(n for n in CL20_TYPE_NAMES if n.startswith(("atomic_", "memory_")))
+CORRECTABLE_KEYWORDS = frozenset({
+    "char", "const", "double", "enum", "float", "int", "long", "short", "signed", "struct", "union", "unsigned",
+    "void", "volatile", "extern", "inline", "static", "typedef", "half", "bool", "return", "if", "else", "while",
+    "for", "do", "switch", "case", "default", "break", "continue", "goto", "sizeof"})
 TAG_WORDS = frozenset({"struct", "union", "enum"})
 TYPE_WORDS = BASIC_TYPE_WORDS | WHOLE_TYPE_WORDS
 QUALIFIER_WORDS = CV_QUALIFIERS | ADDRESS_SPACES | ACCESS_QUALIFIERS | {"pipe", "uniform"}
@@ -165,7 +176,7 @@ class DeclarationsMixin:
                     s.typedef_name = t.text
                     self.advance()
                 elif kind is None and context != "typename" and self._looks_like_unknown_type(context):
-                    self.error(f"unknown type name '{t.text}'", t)
+                    self._unknown_type_name(t, statement_start=context == "block" and t is s.first)
                     s.words = ["int"]  # go on as if it were int, to find the next errors
                     self.advance()
                 else:
@@ -179,6 +190,31 @@ class DeclarationsMixin:
                 self.warning("type specifier missing, defaults to 'int'; ISO C99 and later do not "
                              "support implicit int", s.first, "-Wimplicit-int")
         return s
+
+    def _unknown_type_name(self, t, statement_start: bool) -> None:
+        """clang's error for an undeclared name where a type belongs. Where it starts a statement
+        ("flaot x = 1;") clang reads it as an expression: "use of undeclared identifier", unless
+        its typo correction finds a type name ("unknown type name 'sizet'; did you mean
+        'size_t'?"); a keyword or a variable it finds is suggested after the first message."""
+        if not statement_start:
+            self.error(f"unknown type name '{t.text}'", t)
+            return
+        names = self.visible_names()
+        types = {n for n, k in names.items() if k in ("typedef", "vector")} | HEADER_TYPEDEFS
+        if self.cl_std >= "CL2.0":
+            types |= HEADER_TYPEDEFS_CL20
+        others = {n for n, k in names.items() if k == "var"} | CORRECTABLE_KEYWORDS
+        best, tied = closest(t.text, types | others, statement_start=True)
+        if best is None or tied:
+            if tied:  # clang's delayed correction of an ambiguous name ends the expression first
+                self.error_after("expected ';' after expression", t)
+            self.error(f"use of undeclared identifier '{t.text}'", t)
+            return
+        site = self.decl_sites.get(best) if best in names else None
+        notes = [(f"'{best}' declared here", site)] if getattr(site, "loc", None) is not None else []
+        first = "unknown type name" if best in types else "use of undeclared identifier"
+        self.error(f"{first} '{t.text}'; did you mean '{best}'?", t, notes=notes,
+                   fixit=(len(t.text), best) if t.expansion is None else None)
 
     def _looks_like_unknown_type(self, context: str) -> bool:
         """An undeclared identifier where a type belongs: "foo x", "foo *x" (the latter only
@@ -319,7 +355,7 @@ class DeclarationsMixin:
                 return [self.parse_function_body(decl, start)]
             if not top_level and isinstance(type_, ast.FunctionType) and not is_typedef and self.at("{"):
                 self.syntax_error("function definition is not allowed here")
-            self.declare(name, self._declared_kind(decl) if is_typedef else "var")
+            self.declare(name, self._declared_kind(decl) if is_typedef else "var", decl)
             if self.accept("="):
                 decl.init = self.parse_initializer()
             out.append(decl)
@@ -358,7 +394,7 @@ class DeclarationsMixin:
         return id(ft) in self.kr_functions
 
     def parse_function_body(self, decl, start):
-        self.declare(decl.name, "var")
+        self.declare(decl.name, "var", decl)
         while self.is_declaration_start():  # K&R parameter declarations, already reported
             self.push_scope()
             try:
@@ -519,7 +555,7 @@ class DeclarationsMixin:
                 where = name_tok or start
                 p = ast.ParamDecl(name_tok.text if name_tok else None, self.build_type(specs.base(), derivs),
                                   attrs, loc=where.loc, expansion=where.expansion)
-                self.declare(p.name, "var")
+                self.declare(p.name, "var", p)
                 params.append(p)
                 if not self.accept(","):
                     break

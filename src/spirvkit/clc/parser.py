@@ -67,6 +67,7 @@ class Parser(DeclarationsMixin, StatementsMixin, ExpressionsMixin):
         # name -> "typedef", "vector" (a typedef of a vector type: "(T)(a, b)" is a vector
         # literal) or "var" (any other ordinary identifier, which hides an outer typedef).
         self.scopes: list[dict[str, str]] = [{}]
+        self.decl_sites: dict[str, object] = {}
         self.depth = 0  # brackets open
         self.stmt_depth = 0
         self.kr_functions: set[int] = set()  # ids of FunctionTypes with K&R parameter lists
@@ -124,9 +125,18 @@ class Parser(DeclarationsMixin, StatementsMixin, ExpressionsMixin):
     def pop_scope(self) -> None:
         self.scopes.pop()
 
-    def declare(self, name: str | None, kind: str) -> None:
+    def declare(self, name: str | None, kind: str, node=None) -> None:
         if name:
             self.scopes[-1][name] = kind
+            if node is not None:  # where it is declared, for a typo correction's note
+                self.decl_sites[name] = node
+
+    def visible_names(self) -> dict[str, str]:
+        """Every name in scope with its kind (inner declarations hide outer ones)."""
+        out: dict[str, str] = {}
+        for scope in self.scopes:
+            out.update(scope)
+        return out
 
     def lookup(self, name: str) -> str | None:
         for scope in reversed(self.scopes):
@@ -140,7 +150,7 @@ class Parser(DeclarationsMixin, StatementsMixin, ExpressionsMixin):
 
     # -- diagnostics -----------------------------------------------------------------------------------
     def diag(self, severity: str, message: str, loc: SourceLocation | None, expansion=None,
-             notes=(), option: str | None = None) -> None:
+             notes=(), option: str | None = None, fixit=None) -> None:
         if severity == "warning":
             if self.suppress_warnings:
                 return
@@ -151,6 +161,7 @@ class Parser(DeclarationsMixin, StatementsMixin, ExpressionsMixin):
         # A "to match this '('" note points where the bracket appears in the file (the macro
         # invocation when a macro produced it), like the error itself.
         d.notes += [Note(text, expansion_location(t.loc, t.expansion)) for text, t in notes]
+        d.fixit = fixit
         self.diagnostics.append(d)
         if severity != "warning":
             self.errors += 1
@@ -159,8 +170,8 @@ class Parser(DeclarationsMixin, StatementsMixin, ExpressionsMixin):
                                                    None, option="-ferror-limit="))
                 raise Stop
 
-    def error(self, message: str, t: CToken, notes=()) -> None:
-        self.diag("error", message, t.loc, t.expansion, notes)
+    def error(self, message: str, t: CToken, notes=(), fixit=None) -> None:
+        self.diag("error", message, t.loc, t.expansion, notes, fixit=fixit)
 
     def warning(self, message: str, t: CToken, option: str | None = None) -> None:
         self.diag("warning", message, t.loc, t.expansion, option=option)

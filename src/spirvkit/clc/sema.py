@@ -19,12 +19,37 @@ class SemaError(Exception):
     """``option``: the warning flag clang shows for an error that is a warning turned into an
     error by default (``[-Wreturn-type]``, ``[-Wint-conversion]``)."""
 
-    def __init__(self, message: str, node=None, option: str | None = None, notes=()):
+    def __init__(self, message: str, node=None, option: str | None = None, notes=(), fixit=None):
         super().__init__(message)
         self.message = message
         self.node = node
         self.option = option
         self.notes = list(notes)  # (message, node) pairs: clang's "note: previous definition is here"
+        self.fixit = fixit  # (length replaced, replacement): printed under the caret
+
+
+def undeclared(name: str, node, scope: "Scope", *, statement_start: bool = False) -> SemaError:
+    """clang's "use of undeclared identifier", with its typo correction among the variables,
+    functions and enumerators in scope (builtins are not candidates, as in clang-15)."""
+    from .typo import correct
+
+    visible: dict[str, Symbol] = {}
+    s = scope
+    while s is not None:
+        for n, sym in s.names.items():
+            if sym.kind in ("var", "func", "enumconst"):
+                visible.setdefault(n, sym)
+        s = s.parent
+    best = correct(name, visible, statement_start=statement_start)
+    if best is None:
+        return SemaError(f"use of undeclared identifier '{name}'", node)
+    return did_you_mean(f"use of undeclared identifier '{name}'", name, best, node, visible[best].node)
+
+
+def did_you_mean(message: str, typo: str, best: str, node, declared_at) -> SemaError:
+    """``message``; did you mean '``best``'? with clang's fix-it and "declared here" note."""
+    notes = [(f"'{best}' declared here", declared_at)] if getattr(declared_at, "loc", None) is not None else []
+    return SemaError(f"{message}; did you mean '{best}'?", node, notes=notes, fixit=(len(typo), best))
 
 
 def not_supported(what: str, node) -> SemaError:

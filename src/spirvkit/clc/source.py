@@ -143,24 +143,31 @@ class Diagnostic:
     # The buffers the locations point into, when known: ``render(None)`` then still prints the
     # source line and caret (compile_cl sets it on the warnings it hands back).
     sources: "SourceManager | None" = field(default=None, compare=False, repr=False)
+    # A replacement clang prints under the caret: (length of the range it replaces, new text),
+    # e.g. the name a typo correction suggests.
+    fixit: tuple[int, str] | None = None
 
     def render(self, sources: SourceManager | None) -> str:
         suffix = f" [{self.option}]" if self.option else ""
         sources = sources if sources is not None else self.sources
-        parts = [_render_one(self.severity, self.message + suffix, self.loc, sources)]
+        parts = [_render_one(self.severity, self.message + suffix, self.loc, sources, self.fixit)]
         parts += [_render_one("note", n.message, n.loc, sources) for n in self.notes]
         return "\n".join(parts)
 
 
-def _render_one(severity: str, message: str, loc: SourceLocation | None, sources) -> str:
+def _render_one(severity: str, message: str, loc: SourceLocation | None, sources,
+                fixit: tuple[int, str] | None = None) -> str:
     if loc is None:
         return f"{severity}: {message}"
     text = f"{loc.file}:{loc.line}:{loc.col}: {severity}: {message}"
     line = sources.line_text(loc) if sources is not None else ""
     if line:
         # Tabs are kept in the caret line so the caret lands under the right character.
-        caret = "".join(c if c == "\t" else " " for c in line[: loc.col - 1]) + "^"
-        text += f"\n{line}\n{caret}"
+        indent = "".join(c if c == "\t" else " " for c in line[: loc.col - 1])
+        if fixit is None:
+            text += f"\n{line}\n{indent}^"
+        else:
+            text += f"\n{line}\n{indent}^{'~' * (fixit[0] - 1)}\n{indent}{fixit[1]}"
     return text
 
 

@@ -284,7 +284,10 @@ class Record(CType):
         return None
 
     def __str__(self):
-        return f"{self.kind} {self.name}" if self.name else f"{self.kind} (anonymous)"
+        if self.name:
+            return f"{self.kind} {self.name}"
+        # An anonymous struct a typedef names is printed by that name, as clang does.
+        return getattr(self, "typedef_name", None) or f"{self.kind} (anonymous)"
 
 
 @dataclass(frozen=True)
