@@ -9,7 +9,7 @@ from . import ast
 from .builtins import (C11_FETCH, LEGACY_ATOMICS, SUB_GROUP_ITEM, WORK_ITEM, WORK_ITEM_SCALAR, candidates, parse_as,
                        parse_convert, parse_vload, resolve, unsupported_family)
 from .codegen_expr import expr_start
-from .sema import SemaError, not_supported, undeclared
+from .sema import SemaError, not_supported
 from .types import (BOOL, DOUBLE, FLOAT, HALF, INT, LONG, SIZE_T, UINT, ULONG, VOID, CType, Pointer, Scalar,
                     Vector, atomic_name, relational_result, vector_of)
 
@@ -62,8 +62,7 @@ class BuiltinsMixin:
             what = unsupported_family(name)
             if what is not None:
                 raise not_supported(f"{what} ('{name}')", node)
-            raise undeclared(name, node, self.scope, statement_start=getattr(node, "loc", None) is not None
-                             and node.loc == getattr(self, "statement_start", None))
+            raise self.undeclared(name, node)
         ov, message, count = resolve(name, overloads, [a.type for a in args])
         if ov is None:
             raise SemaError(f"{message} (with {count} candidate function{'s' if count != 1 else ''})"

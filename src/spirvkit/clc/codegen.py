@@ -61,6 +61,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         self.diagnostics = []
         self.warnings = []
         self.emitting_clone = False
+        self.statement_start = None  # location of the expression statement being compiled
         self.globals = Scope()
         for name, value in PREDEFINED_ENUMS.items():
             self.globals.names[name] = Symbol(name, "enumconst", INT, value)

@@ -329,6 +329,12 @@ class ExpressionsMixin(OperatorsMixin):
             raise SemaError(f"loading directly from pointer to type '__{lv.space} {lv.type}' requires "
                             "cl_khr_fp16. Use vector data load builtin functions instead", expr_start(node))
 
+    def undeclared(self, name: str, node) -> SemaError:
+        """"use of undeclared identifier" with clang's typo correction; a name that starts an
+        expression statement is corrected more strictly (clang's non-delayed correction)."""
+        loc = getattr(node, "loc", None)
+        return undeclared(name, node, self.scope, statement_start=loc is not None and loc == self.statement_start)
+
     def lvalue(self, node, for_store=False):
         kind = type(node).__name__
         if kind == "Paren":
@@ -339,8 +345,7 @@ class ExpressionsMixin(OperatorsMixin):
                 from .builtins import candidates
                 if candidates(node.name, self.cl_std) is not None:
                     raise SemaError("builtin functions must be called", node)
-                raise undeclared(node.name, node, self.scope, statement_start=node.loc is not None
-                                 and node.loc == getattr(self, "statement_start", None))
+                raise self.undeclared(node.name, node)
             if sym.kind == "enumconst":
                 return self.const(sym.type, sym.value)
             if sym.kind == "func":

@@ -82,10 +82,7 @@ class _Layout:
         raise _Fail
 
     def decoration(self, id_, dec, member=None):
-        for d, words, _i in self.ctx.decorations_of(id_, member):
-            if d == dec:
-                return words[0] if words else 0
-        return None
+        return self.ctx.decoration_literal(id_, dec, member)
 
     # -- required decorations (S4-S6) ---------------------------------------------------------
 

@@ -268,6 +268,13 @@ class ValidationContext:
         """(decoration value, operand words, instruction) of ``id_`` (through groups)."""
         return [(d, w, i) for d, w, i, m in self.decorations.get(id_, ()) if m == member]
 
+    def decoration_literal(self, id_: int, decoration: int, member: int | None = None) -> int | None:
+        """The first literal of ``id_``'s ``decoration`` (0 when it has none); None if undecorated."""
+        for d, words, _i in self.decorations_of(id_, member):
+            if d == decoration:
+                return words[0] if words else 0
+        return None
+
     def has_decoration(self, id_: int, decoration: int, member: int | None = None) -> bool:
         return any(d == decoration and m == member for d, _w, _i, m in self.decorations.get(id_, ()))
 

@@ -135,13 +135,6 @@ _ARRAYED = {("TessellationControl", SC.Input), ("TessellationControl", SC.Output
             ("MeshEXT", SC.Output)}
 
 
-def _decoration_literal(ctx, id_, decoration, member=None):
-    for d, words, _i in ctx.decorations_of(id_, member):
-        if d == decoration and words:
-            return words[0]
-    return None
-
-
 def _slots(ctx, type_id, location, component, out, limit=4096) -> int:
     """Append the (location, component) slots a value of ``type_id`` placed at ``location`` and
     ``component`` takes; return the number of locations it consumes. A 64-bit component takes two
@@ -202,16 +195,16 @@ def _location_overlap(ctx, inst, model) -> None:
         if t is None or (t.opcode == op.TypeStruct and ctx.any_member_has(type_id, D.BuiltIn)):
             continue
         slots: list[tuple[int, int]] = []
-        location = _decoration_literal(ctx, v, D.Location)
+        location = ctx.decoration_literal(v, D.Location)
         if location is not None:
-            _slots(ctx, type_id, location, _decoration_literal(ctx, v, D.Component) or 0, slots)
+            _slots(ctx, type_id, location, ctx.decoration_literal(v, D.Component) or 0, slots)
         elif t.opcode == op.TypeStruct:
             for m, member in enumerate(t.words[2:]):
-                loc = _decoration_literal(ctx, type_id, D.Location, m)
+                loc = ctx.decoration_literal(type_id, D.Location, m)
                 if loc is None:
                     break  # 04919 (members of a Block without a variable Location each have one)
-                _slots(ctx, member, loc, _decoration_literal(ctx, type_id, D.Component, m) or 0, slots)
-        index = _decoration_literal(ctx, v, D.Index) or 0 if model == "Fragment" else 0
+                _slots(ctx, member, loc, ctx.decoration_literal(type_id, D.Component, m) or 0, slots)
+        index = ctx.decoration_literal(v, D.Index) or 0 if model == "Fragment" else 0
         seen = taken.setdefault((d.words[3], index), {})
         for slot in slots:
             if slot in seen and seen[slot] != v:
