@@ -1,9 +1,11 @@
-"""Running OpenCL C on PoCL's CPU device through pyopencl: the reference side of the
-executor's differential tests (tests/jit/test_kernel_corpus.py).
+"""PoCL's results for the executor's and the compiler's differential tests, from records.
 
-PoCL comes from the test extras (``pyopencl`` + ``pocl-binary-distribution``). A test that
-needs it skips when it is missing and says which peer; under CI (``CI=true``) a missing peer is
-a failure instead, so CI can never go green by skipping the comparisons (as tests/peers.py).
+PoCL cannot run on every machine (the pip wheel's LLVM 14 cannot build for newer CPUs, and
+Debian's build crashes on some kernels), so its results are recorded once in
+``tests/peers/records/`` (tests/peers/records.py) and this module reads them back; the pytest
+process itself never loads an OpenCL driver. ``python -m tests.peers.record`` re-records them:
+it runs the tests that use this module with ``SPIRVKIT_PEERS=record``, where every launch goes
+to PoCL in a child process (tests/peers/pocl_client.py) and is written to a journal.
 
     outputs = pocl.run(path_or_source, "kernel", global_size, local_size,
                        [array, pocl.Local(256), np.int32(3), pocl.Value(raw_bytes)],
@@ -18,29 +20,40 @@ Arguments, in kernel-parameter order:
 - ``Value(data)``: any other by-value argument (vector, struct) as raw bytes in the device
   layout (a 3-wide vector takes 4 elements' room).
 
-The result list has a numpy array for every buffer argument and ``None`` elsewhere. The
-context and queue are made once per session, and so is each program (per source and options)
-unless ``fresh_program=True``: a source with program-scope ``__global`` variables that kernels
-modify needs a fresh program per launch so they start from their initialisers.
+The result list has a numpy array for every buffer argument and ``None`` elsewhere, and with
+``capture_stdout=True`` the text the launch printed at the end. PoCL builds each (source,
+options) once per recording session, unless ``fresh_program=True``: a source with program-scope
+``__global`` variables that kernels modify needs a fresh program per launch so they start from
+their initialisers.
+
+A launch with no record (its source or inputs changed since recording) fails its test with the
+command that records it; so does a launch PoCL could not do when it was recorded.
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
+import json
 import os
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
+from peers import records
+from peers.pocl_client import PeerFailure, PoclClient
+from peers.records import Launch
+
+# How the tests reach PoCL: "auto" (the default: records; the live tests run where a PoCL
+# works), "none" (as on a machine where no PoCL works: records, live tests skip) or "record"
+# (set by the record command: every launch goes to the live PoCL and into the journal).
+MODE = os.environ.get("SPIRVKIT_PEERS", "auto")  # checked in conftest.py
 
 
-def _missing(what: str):
-    message = f"peer not installed: {what} (install the test extras: pip install -e '.[test]')"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
+# Reference outputs by case, kept for the session by the test modules that share them (the
+# kernel corpus is compared from tests/jit and tests/clc).
+SESSION_RESULTS: dict[str, list] = {}
 
 
 @dataclass(frozen=True)
@@ -57,59 +70,6 @@ class Value:
     data: bytes
 
 
-class _Device:
-    def __init__(self, cl, context, queue):
-        self.cl = cl
-        self.context = context
-        self.queue = queue
-        self.device = context.devices[0]
-
-
-@functools.cache
-def _find_device() -> _Device | str:
-    """The PoCL CPU device, or a message saying what is missing (not cached as an exception,
-    so that every test skips with the message)."""
-    try:
-        import pyopencl as cl
-    except ImportError:
-        return "pyopencl (Python OpenCL bindings)"
-    try:
-        platforms = cl.get_platforms()
-    except cl.Error:
-        platforms = []
-    for platform in platforms:
-        if "Portable Computing Language" not in platform.name and "pocl" not in platform.name.lower():
-            continue
-        for device in platform.get_devices():
-            # PoCL 3.x calls its CPU device "pthread-<cpu>", PoCL >= 4 "cpu-<arch>-...".
-            if device.name.startswith(("pthread", "cpu")):
-                context = cl.Context([device])
-                return _Device(cl, context, cl.CommandQueue(context))
-    return "the PoCL OpenCL platform with its CPU device (pocl-binary-distribution)"
-
-
-def device():
-    """The session's PoCL (context, queue, device) holder; skips (fails under CI) if absent."""
-    found = _find_device()
-    if isinstance(found, str):
-        _missing(found)
-    return found
-
-
-def extensions() -> set[str]:
-    return set(device().device.extensions.split())
-
-
-def supports_non_uniform_work_groups() -> bool:
-    """OpenCL 2.0 non-uniform work-groups (global size not a multiple of the local size);
-    optional in OpenCL 3.0, and PoCL 3.0's CPU device does not have them."""
-    dev = device()
-    try:
-        return bool(dev.device.get_info(dev.cl.device_info.NON_UNIFORM_WORK_GROUP_SUPPORT))
-    except (AttributeError, dev.cl.Error):
-        return dev.device.version.startswith("OpenCL 2.")
-
-
 def _sizes(size) -> tuple[int, ...] | None:
     if size is None:
         return None
@@ -118,65 +78,123 @@ def _sizes(size) -> tuple[int, ...] | None:
     return tuple(int(s) for s in size)
 
 
-_PROGRAMS: dict[tuple[str, str], object] = {}
-SESSION_RESULTS: dict[str, list] = {}   # reference outputs by case, for every test module
+def make_launch(source: str | Path, kernel: str, global_size, local_size, args, *, options: str = "",
+                global_offset=None, fresh_program: bool = False, capture_stdout: bool = False) -> Launch:
+    if isinstance(source, Path):
+        source = source.read_text(encoding="utf-8")
+    wired = []
+    for index, arg in enumerate(args):
+        if isinstance(arg, np.ndarray) and arg.ndim > 0:
+            if arg.nbytes == 0:
+                raise ValueError(f"argument {index}: empty buffer")
+            # Through bytes: numpy's copy of a structured array leaves its padding uninitialised,
+            # and every byte is part of the launch's key.
+            wired.append(("buffer", np.frombuffer(bytearray(arg.tobytes()), arg.dtype).reshape(arg.shape)))
+        elif isinstance(arg, Local):
+            wired.append(("local", arg.nbytes))
+        elif isinstance(arg, Value):
+            wired.append(("bytes", bytes(arg.data)))
+        elif isinstance(arg, np.ndarray):  # 0-d (e.g. a structured scalar): raw bytes by value
+            wired.append(("bytes", arg.tobytes()))
+        elif isinstance(arg, np.generic):
+            wired.append(("scalar", arg))
+        else:
+            raise TypeError(f"argument {index}: unsupported PoCL argument {arg!r}")
+    return Launch(source, kernel, _sizes(global_size), _sizes(local_size), _sizes(global_offset), options,
+                  fresh_program, capture_stdout, wired)
 
 
-def build(source: str, options: str = "", *, reuse: bool = True):
-    """A built PoCL program. With ``reuse`` the session keeps one program per (source, options);
-    sources whose program-scope ``__global`` variables a launch changes need a fresh one."""
-    dev = device()
-    key = (source, options)
-    if reuse and key in _PROGRAMS:
-        return _PROGRAMS[key]
-    with warnings.catch_warnings():
-        # pyopencl warns with the build log when the compiler printed anything at all.
-        warnings.simplefilter("ignore")
-        program = dev.cl.Program(dev.context, source).build(options=options)
-    if reuse:
-        _PROGRAMS[key] = program
-    return program
+def current_test() -> str:
+    """The running test's node id ("" outside a test)."""
+    return os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+
+
+def default_group() -> str:
+    """The record group of a launch: the requesting test module (tests/clc/test_x.py -> clc.test_x)."""
+    path = current_test().split("::", 1)[0]
+    if path.startswith("tests/"):
+        path = path[len("tests/"):]
+    return path.removesuffix(".py").replace("/", ".") or "misc"
+
+
+def _rerecord_hint() -> str:
+    return f"re-record: {records.COMMAND} --only '{current_test().split('::')[-1]}'"
 
 
 def run(source: str | Path, kernel: str, global_size, local_size, args, *, options: str = "",
-        global_offset=None, fresh_program: bool = False) -> list[np.ndarray | None]:
-    """Build ``source`` (OpenCL C text, or a path to a .cl file) on PoCL, launch ``kernel``
-    once and return the contents of every buffer argument afterwards. ``fresh_program``
-    builds a new program (program-scope variables back at their initialisers) instead of
-    reusing the session's."""
-    dev = device()
-    cl = dev.cl
-    if isinstance(source, Path):
-        source = source.read_text(encoding="utf-8")
-    program = build(source, options, reuse=not fresh_program)
-    knl = cl.Kernel(program, kernel)
-    mf = cl.mem_flags
-    cl_args, buffers = [], []
-    for index, arg in enumerate(args):
-        if isinstance(arg, np.ndarray) and arg.ndim > 0:
-            host = np.ascontiguousarray(arg)
-            if host.nbytes == 0:
-                raise ValueError(f"argument {index}: empty buffer")
-            buf = cl.Buffer(dev.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
-            cl_args.append(buf)
-            buffers.append((index, buf, host))
-        elif isinstance(arg, Local):
-            cl_args.append(cl.LocalMemory(arg.nbytes))
-        elif isinstance(arg, Value):
-            cl_args.append(np.frombuffer(arg.data, dtype=np.uint8))
-        elif isinstance(arg, np.ndarray):  # 0-d (e.g. a structured scalar): raw bytes by value
-            cl_args.append(np.frombuffer(arg.tobytes(), dtype=np.uint8))
-        elif isinstance(arg, np.generic):
-            cl_args.append(arg)
-        else:
-            raise TypeError(f"argument {index}: unsupported PoCL argument {arg!r}")
-    knl.set_args(*cl_args)
-    cl.enqueue_nd_range_kernel(dev.queue, knl, _sizes(global_size), _sizes(local_size),
-                               global_work_offset=_sizes(global_offset))
-    results: list[np.ndarray | None] = [None] * len(args)
-    for index, buf, host in buffers:
-        out = np.empty_like(host)
-        cl.enqueue_copy(dev.queue, out, buf)
-        results[index] = out
-    dev.queue.finish()
-    return results
+        global_offset=None, fresh_program: bool = False, capture_stdout: bool = False,
+        group: str | None = None) -> list:
+    """PoCL's buffers after one launch of ``kernel`` (and the printed text, with
+    ``capture_stdout``), from the records; from the live PoCL when recording."""
+    return run_launch(make_launch(source, kernel, global_size, local_size, args, options=options,
+                                  global_offset=global_offset, fresh_program=fresh_program,
+                                  capture_stdout=capture_stdout), group)
+
+
+def run_launch(launch: Launch, group: str | None = None) -> list:
+    """``run`` for a launch already made (``make_launch``)."""
+    key = launch.key()
+    test = current_test()
+    if test and "pocl" not in test.split("::")[-1].lower():
+        # The record command selects the tests to run by this word (pytest -k pocl).
+        pytest.fail(f"{test} uses PoCL's results, so its name must contain 'pocl'")
+    if MODE == "record":
+        entry = _record(launch, key, group or default_group())
+    else:
+        entry = records.index().get(key)
+        if entry is None:
+            pytest.fail(f"no recorded PoCL result for kernel {launch.kernel} (key {key}): its source, options "
+                        f"or inputs changed since recording; {_rerecord_hint()}")
+    if "failed" in entry:
+        pytest.fail(f"PoCL could not run kernel {launch.kernel} when it was recorded ({entry['peer']}): "
+                    f"{entry['failed']}")
+    return results(launch, entry)
+
+
+def results(launch: Launch, entry: dict) -> list:
+    """A record entry as ``run`` returns it: the buffers, then the printed text if captured."""
+    buffers, printed = records.decode_outputs(launch, entry)
+    return [*buffers, printed] if launch.capture_stdout else buffers
+
+
+def supports_non_uniform_work_groups(group: str = "kernel_corpus") -> bool:
+    """OpenCL 2.0 non-uniform work-groups (global size not a multiple of the local size) on the
+    PoCL that recorded ``group``; optional in OpenCL 3.0 (PoCL 3.0's CPU device lacks them)."""
+    if MODE == "record":
+        return bool(_client().probe()["non_uniform_work_groups"])
+    facts = records.peer_facts(group)
+    if facts is None:
+        pytest.fail(f"no PoCL records for group {group!r}; re-record: {records.COMMAND}")
+    return bool(facts["non_uniform_work_groups"])
+
+
+# --------------------------------------------------------------------------- recording
+
+
+@functools.cache
+def _client() -> PoclClient:
+    client = PoclClient(run_timeout=float(os.environ.get("SPIRVKIT_POCL_TIMEOUT", "120")))
+    atexit.register(client.close)
+    return client
+
+
+def peer_label(facts: dict) -> str:
+    return f"PoCL {facts['driver']} on {facts['device']}"
+
+
+def _record(launch: Launch, key: str, group: str) -> dict:
+    """Run ``launch`` on the live PoCL and append the result to the journal the record command
+    named (SPIRVKIT_RECORD_JOURNAL)."""
+    client = _client()
+    facts = client.probe()  # PeerUnavailable ends the recording session's test here
+    try:
+        answer = client.run(launch.wire())
+        entry = records.encode_outputs(launch, answer["buffers"], answer["stdout"])
+    except PeerFailure as failure:
+        entry = {"failed": str(failure)}
+    entry = {"test": current_test(), "kernel": launch.kernel, "peer": peer_label(facts), **entry}
+    journal = os.environ.get("SPIRVKIT_RECORD_JOURNAL")
+    if journal:
+        with open(journal, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"key": key, "group": group, "facts": client.facts or facts, "entry": entry}) + "\n")
+    return entry

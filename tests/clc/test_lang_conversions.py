@@ -73,7 +73,10 @@ def test_conversion_semantics(name):
 
 
 def test_table_agrees_with_pocl():
-    assert pocl_check_table({k: v for k, v in RUN.items() if k not in OPTIONS}) == []
+    # Debian's PoCL 3.1 (the recorded peer) dies of SIGSEGV compiling convert_sat_nan_is_zero
+    # (a _sat conversion of a constant NaN folded by its LLVM 15); PoCL 3.0 agreed with the table.
+    cases = {k: v for k, v in RUN.items() if k not in OPTIONS}
+    assert pocl_check_table(cases, skip=("convert_sat_nan_is_zero",)) == []
 
 
 def test_float_conversion_modes_agree_with_pocl_on_hard_values():

@@ -1,7 +1,7 @@
 """Differential tests of the CPU executor against PoCL on the kernel corpus (issue 3).
 
 Every case of tests/jit/kernel_cases.py runs twice with the same seeded inputs: the ``.cl``
-source on PoCL through pyopencl (tests/pocl.py) and the committed ``.spv`` fixture on
+source on PoCL (its recorded results: tests/pocl.py) and the committed ``.spv`` fixture on
 ``spirvkit.Program``. Integer outputs must be equal; float outputs within the case's ULP bound
 (NaN matches NaN, -0.0 matches +0.0).
 
@@ -13,12 +13,8 @@ session, so the differential test reuses them, and variants of a fixture (``.O0`
 
 from __future__ import annotations
 
-import ctypes
 import difflib
-import os
 import re
-import sys
-import tempfile
 
 import numpy as np
 import pocl
@@ -54,14 +50,13 @@ import spirvkit
 # initialisers (PoCL keeps them across rebuilds of the same source).
 _POCL_RESULTS: dict[str, list] = pocl.SESSION_RESULTS
 LAUNCH_TIMEOUT_S = 10.0
-_libc = ctypes.CDLL(None)
 
 
 def _pocl_args(case: Case, values: list) -> list:
     args = []
     for spec, value in zip(case.args, values, strict=True):
         if isinstance(spec, Buffer):
-            args.append(value.copy())
+            args.append(value)  # pocl.run copies it
         elif isinstance(spec, Local):
             args.append(pocl.Local(spec.nbytes))
         elif isinstance(spec, Scalar):
@@ -82,30 +77,11 @@ def _pocl_can_run(case: Case) -> bool:
     return not case.pocl_missing and (not case.non_uniform or pocl.supports_non_uniform_work_groups())
 
 
-def _pocl_run(case: Case, values: list) -> list:
-    """pocl.run; for a printf case with the text PoCL wrote to the process's stdout (file
-    descriptor 1: PoCL prints from C) appended to the result list."""
-    def launch():
-        return pocl.run(case.source, case.kernel, case.global_size, case.local_size, _pocl_args(case, values),
-                        options=case.options, global_offset=case.global_offset,
-                        fresh_program=case.has_program_scope_globals)
-
-    if not case.printf:
-        return launch()
-    sys.stdout.flush()
-    _libc.fflush(None)
-    saved = os.dup(1)
-    with tempfile.TemporaryFile() as captured:
-        os.dup2(captured.fileno(), 1)
-        try:
-            result = launch()
-            _libc.fflush(None)
-        finally:
-            os.dup2(saved, 1)
-            os.close(saved)
-        captured.seek(0)
-        text = captured.read().decode("utf-8", "backslashreplace")
-    return [*result, text]
+def pocl_launch(case: Case, values: list) -> pocl.Launch:
+    """The case's launch on PoCL (printf cases capture the printed text)."""
+    return pocl.make_launch(case.source, case.kernel, case.global_size, case.local_size, _pocl_args(case, values),
+                            options=case.options, global_offset=case.global_offset,
+                            fresh_program=case.has_program_scope_globals, capture_stdout=bool(case.printf))
 
 
 def pocl_outputs(case: Case) -> list:
@@ -115,7 +91,7 @@ def pocl_outputs(case: Case) -> list:
     if case.ref_key not in _POCL_RESULTS:
         values = make_values(case)
         if _pocl_can_run(case):
-            result = _pocl_run(case, values)
+            result = pocl.run_launch(pocl_launch(case, values), group="kernel_corpus")
             if case.pocl_fixup is not None:
                 result = case.pocl_fixup(values, result)
         elif case.oracle is not None:
@@ -244,16 +220,20 @@ def test_pocl_reference(case):
                 f"{case.id}: PoCL left output argument {index} untouched: the case table is wrong")
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
-def test_kernel_matches_pocl(case):
-    ref = pocl_outputs(case)
-    got = spirvkit_outputs(case)
+def compare_case(case: Case, got: list, ref: list, where: str = "") -> list[str]:
+    """Problems found comparing every output buffer (and the printed text) of a case."""
     problems = []
     for index, spec in enumerate(case.args):
         if isinstance(spec, Buffer) and spec.is_output:
-            problems += compare(spec.cmp, got[index], ref[index], f"{case.id} argument {index}")
+            problems += compare(spec.cmp, got[index], ref[index], f"{case.id} argument {index}{where}")
     if case.printf:
         problems += compare_printf(case, got[-1], ref[-1])
+    return problems
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_kernel_matches_pocl(case):
+    problems = compare_case(case, spirvkit_outputs(case), pocl_outputs(case))
     assert not problems, "\n".join(problems)
 
 
