@@ -57,6 +57,12 @@ class KernelArgumentError(SpirvkitError):
     """A kernel launched with the wrong arguments or sizes; names the parameter at fault."""
 
 
+class LimitError(SpirvkitError):
+    """A launch that needs more of a device resource (local or private memory) than spirvkit's
+    documented limits (``spirvkit.runtime.limits``); the message names the limit, the amount asked
+    for and the kernel. Nothing was allocated or run."""
+
+
 class ExecutionError(SpirvkitError):
     """A kernel launch that stopped before finishing."""
 

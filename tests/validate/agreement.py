@@ -322,26 +322,32 @@ def markdown(outcomes, validator_name: str, scope: str) -> str:
 
 
 def _static_sections() -> list[str]:
+    """The hand-kept tables of spec_decided.py: (title, intro, column heads, rows, which cells are
+    rule ids in backquotes)."""
+    sections = (
+        ("spirv-val was right: rules added to spirvkit",
+         "Groups of earlier runs where spirv-val rejected a mutant spirvkit accepted; each is now a spirvkit rule "
+         "(with a test), so these mutants agree.",
+         ("spirv-val's message", "spirvkit rule", "deciding text"), spec_decided.FIXED, 1),
+        ("spirvkit rules relaxed after review", "", ("rule", "change", "why"), spec_decided.RELAXED, 0),
+        ("Found by the gating search: spirvkit rejects, spirv-val accepts, spec decides",
+         "`tests/validate/gating_search.py` mutates the valid corpora for capability, storage-class, scope, interface "
+         "and version rules (126,169 mutants). Its other false positives fall in the `opencl.*` and "
+         "`group.execution-scope` groups quoted below.",
+         ("spirvkit rule", "mutants", "deciding text"), spec_decided.GATING_SEARCH, 0),
+        ("OpenCL environment rules spirv-val does not check (no mutant reaches them)",
+         "spirvkit rejects these modules and spirv-val accepts them; each rule has an invalid module and a valid twin "
+         "in tests/validate/test_env_scope_rules.py.",
+         ("spirvkit rule", "rejects", "deciding text"), spec_decided.OPENCL_ONLY, 0),
+    )
     out = []
-    if spec_decided.FIXED:
-        out += ["## spirv-val was right: rules added to spirvkit", "",
-                "Groups of earlier runs where spirv-val rejected a mutant spirvkit accepted; each is now a spirvkit "
-                "rule (with a test), so these mutants agree.", "",
-                "| spirv-val's message | spirvkit rule | deciding text |", "|---|---|---|"]
-        out += [f"| {_cell(m)} | `{r}` | {_cell(q)} |" for m, r, q in spec_decided.FIXED]
-        out.append("")
-    if spec_decided.RELAXED:
-        out += ["## spirvkit rules relaxed after review", "",
-                "| rule | change | why |", "|---|---|---|"]
-        out += [f"| `{r}` | {_cell(c)} | {_cell(w)} |" for r, c, w in spec_decided.RELAXED]
-        out.append("")
-    if spec_decided.GATING_SEARCH:
-        out += ["## Found by the gating search: spirvkit rejects, spirv-val accepts, spec decides", "",
-                "`tests/validate/gating_search.py` mutates the valid corpora for capability, storage-class, scope, "
-                "interface and version rules (126,169 mutants). Its other false positives fall in the `opencl.*` and "
-                "`group.execution-scope` groups quoted below.", "",
-                "| spirvkit rule | mutants | deciding text |", "|---|---|---|"]
-        out += [f"| `{r}` | {_cell(m)} | {_cell(q)} |" for r, m, q in spec_decided.GATING_SEARCH]
+    for title, intro, heads, rows, rule_column in sections:
+        if not rows:
+            continue
+        out += [f"## {title}", ""] + ([intro, ""] if intro else [])
+        out += ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
+        out += ["| " + " | ".join(f"`{c}`" if i == rule_column else _cell(c) for i, c in enumerate(row)) + " |"
+                for row in rows]
         out.append("")
     return out
 

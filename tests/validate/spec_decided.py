@@ -89,6 +89,30 @@ NOTES: tuple[Note, ...] = (
          '> "In an OpenCL 1.2 environment, for the Atomic Instructions, the Scope for Memory must be Device ... '
          'Otherwise, Scope for Memory must be one of: CrossDevice, Device, Workgroup, Subgroup" (each gated by '
          "a device capability; OpenCL env NEW §4 Validation Rules). Invocation is not in the list."),
+    Note("opencl.barrier-scope", "",
+         "Barrier memory scope outside the OpenCL version's list (Subgroup in OpenCL 2.0 without cl_khr_subgroups, "
+         "anything but Workgroup in 1.2)",
+         '> "In an OpenCL 1.2 environment, for the Barrier Instructions OpControlBarrier and OpMemoryBarrier, the '
+         "Scope for Memory must be Workgroup ... Otherwise, Scope for Memory must be one of: CrossDevice, Device, "
+         "Workgroup, Subgroup (For OpenCL 2.1, OpenCL 2.2, or OpenCL 3.0 devices supporting Subgroups), "
+         'Invocation" (OpenCL env NEW §4 Validation Rules); cl_khr_subgroups: "for all instructions except Atomic '
+         'Instructions in an OpenCL 1.2 environment, the Scope for Memory may be: Subgroup" (NEW §5.2.11; OLD, '
+         'OpenCL 2.0: "Scope for Memory is generally limited to: CrossDevice, Device, Workgroup, Invocation")'),
+    Note("opencl.barrier-order", "",
+         "OpenCL 1.2 barrier whose memory order is not SequentiallyConsistent",
+         '> "In an OpenCL 1.2 environment, for the Barrier Instructions OpControlBarrier and OpMemoryBarrier, the '
+         'Scope for Memory must be Workgroup, and the memory-order constraint in Memory Semantics must be '
+         'SequentiallyConsistent." (OpenCL env NEW §4 Validation Rules; OLD, OpenCL 1.2 Validation Rules)'),
+    Note("opencl.atomic-order", "",
+         "OpenCL 1.2 atomic whose memory order is not Relaxed",
+         '> "In an OpenCL 1.2 environment, for the Atomic Instructions, the Scope for Memory must be Device, and '
+         'the memory-order constraint in Memory Semantics must be Relaxed." (OpenCL env NEW §4 Validation Rules; '
+         'OLD, OpenCL 1.2 Validation Rules)'),
+    Note("opencl.atomic-width", "",
+         "Atomic on an 8- or 16-bit integer in OpenCL",
+         '> "Only 32-bit integer types are supported for the Result Type and/or type of Value for all Atomic '
+         'Instructions." (OpenCL env NEW §4 Validation Rules and OLD "Common Properties"; NEW §5.2.8: "When the '
+         'Int64Atomics capability is declared, 64-bit integer types are valid")'),
     Note("types.int-signedness", "",
          "OpTypeInt Signedness other than 0 or 1",
          '> "Signedness specifies whether there are signed semantics to preserve or validate. 0 indicates '
@@ -320,6 +344,10 @@ FIXED: tuple[tuple[str, str, str], ...] = (
      "storage class decorated as Block, or that is in the Uniform storage class decorated as BufferBlock.\" "
      "(vulkan-spirv-env.txt); the other Vulkan rules are the current Vulkan spec's Standalone SPIR-V VUIDs, which the "
      "project's older appendix does not carry."),
+    ("CopyMemory with two memory access operands requires SPIR-V 1.4 or later (and CopyMemorySized; issue 20)",
+     "memory.copy-access-operands",
+     "\"Before version 1.4, at most one memory operands mask can be provided.\" (OpCopyMemory and OpCopyMemorySized, "
+     "SPIR-V §3.32.8 in the unified specification: the Source's mask is new in 1.4)"),
 )
 
 # spirvkit rules changed because the spec text did not back them: (rule, change, why).
@@ -337,6 +365,20 @@ RELAXED: tuple[tuple[str, str, str], ...] = (
      "... Execution Model\". A variable the entry point's call tree never references is not used by it (from SPIR-V "
      "1.4 the interface may be a superset of the referenced globals, §3.32.5 OpEntryPoint); spirv-val reads it the "
      "same way."),
+    ("decorations.decorate-id",
+     "OpDecorateId takes every decoration whose grammar parameters include an <id> operand kind (UniformId's "
+     "IdScope too), not only IdRef ones (issue 20)",
+     "UniformId: \"Apply to an object. Asserts that, for each dynamic instance of the instruction that computes the "
+     "result, all active invocations in the Execution scope computed the same result value.\" Its operand is a Scope "
+     "<id> (SPIR-V 1.5, unified specification; OpDecorateId: \"Add a decoration to another <id>, using <id>s as "
+     "the extra operands\"). spirv-val accepts it."),
+    ("vulkan.initializer",
+     "A Workgroup variable may have an OpConstantNull initializer in every Vulkan env; any other Workgroup "
+     "initializer is rejected with VUID-StandaloneSpirv-OpVariable-04734 (issue 20)",
+     "VUID-StandaloneSpirv-OpVariable-04734 (the current Vulkan spec; VK_KHR_zero_initialize_workgroup_memory, core "
+     "in Vulkan 1.3): Workgroup variables may be initialised with OpConstantNull only, relaxing the project's "
+     "older vulkan-spirv-env.txt list (\"Output, Private, Function\"). Whether the device enables the feature is not "
+     "the module's to say; spirv-val accepts it in every Vulkan env, and so does spirvkit now."),
 )
 
 # Found by tests/validate/gating_search.py (not in the agreement corpus): groups of mutants spirvkit
@@ -356,4 +398,33 @@ GATING_SEARCH: tuple[tuple[str, str, str], ...] = (
      "checks OpStore's pointer but not the copies' target",
      "UniformConstant, Input, PushConstant: \"Variables declared with this storage class are read-only\" (SPIR-V "
      "§3.7 Storage Class). A copy writes its Target."),
+)
+
+# OpenCL environment rules spirvkit checks and spirv-val does not, added without mutants of the
+# agreement corpus reaching them (each tested with a valid twin in tests/validate/
+# test_env_scope_rules.py): (spirvkit rule, what it rejects, deciding text).
+OPENCL_ONLY: tuple[tuple[str, str, str], ...] = (
+    ("opencl.atomic-scope, opencl.atomic-order",
+     "OpenCL 1.2 atomics whose memory scope is not Device or whose memory order is not Relaxed (now checked by "
+     "default, no longer only with strict_opencl_version_rules; cl_khr_subgroups does not widen them)",
+     "\"In an OpenCL 1.2 environment, for the Atomic Instructions, the Scope for Memory must be Device, and the "
+     "memory-order constraint in Memory Semantics must be Relaxed.\" (OpenCL env NEW §4; OLD, OpenCL 1.2 Validation "
+     "Rules); cl_khr_subgroups: \"for all instructions except Atomic Instructions in an OpenCL 1.2 environment, the "
+     "Scope for Memory may be: Subgroup\" (NEW §5.2.11)"),
+    ("opencl.barrier-scope, opencl.barrier-order",
+     "OpenCL 1.2 OpControlBarrier/OpMemoryBarrier whose memory scope is not Workgroup (Subgroup with "
+     "cl_khr_subgroups) or whose memory order is not SequentiallyConsistent (the order bits; None is Relaxed)",
+     "\"In an OpenCL 1.2 environment, for the Barrier Instructions OpControlBarrier and OpMemoryBarrier, the Scope "
+     "for Memory must be Workgroup, and the memory-order constraint in Memory Semantics must be "
+     "SequentiallyConsistent.\" (OpenCL env NEW §4; OLD, OpenCL 1.2 Validation Rules)"),
+    ("opencl.atomic-scope, opencl.barrier-scope",
+     "OpenCL 2.0 atomics and barriers with memory scope Subgroup, unless cl_khr_subgroups is declared "
+     "(OpExtension) or is in ValidatorOptions.extensions",
+     "Subgroup: \"For OpenCL 2.1, OpenCL 2.2, or OpenCL 3.0 devices supporting Subgroups\" (OpenCL env NEW §4), "
+     "or with cl_khr_subgroups (NEW §5.2.11); OLD, OpenCL 2.0: \"Scope for Memory is generally limited to: "
+     "CrossDevice, Device, Workgroup, Invocation\""),
+    ("opencl.atomic-width",
+     "8- and 16-bit atomics in every OpenCL env (16-bit floats only with an AtomicFloat16* capability)",
+     "\"Only 32-bit integer types are supported for the Result Type and/or type of Value for all Atomic "
+     "Instructions.\" (OpenCL env NEW §4, OLD Common Properties); 64-bit with Int64Atomics (NEW §5.2.8)"),
 )

@@ -321,10 +321,15 @@ def test_max_errors_collects_more():
 
 
 def test_strict_opencl_version_rules_are_opt_in():
-    binary = spirvkit.assemble(K(body="%x = OpAtomicIAdd %uint %buf %uint_2 %uint_0 %uint_1"), "opencl1.2")
-    assert validate(binary, "opencl1.2") == []
+    """OpenCL 1.2/2.0's Workgroup-only execution scope is opt-in (cl_khr_subgroups may be there);
+    1.2's atomic scope is not: no extension widens it (tests/validate/test_env_scope_rules.py)."""
+    binary = spirvkit.assemble(K(types="%uint_3 = OpConstant %uint 3", body="OpControlBarrier %uint_3 %uint_2 %uint_0"),
+                               "opencl2.0")
+    assert validate(binary, "opencl2.0") == []
     strict = spirvkit.ValidatorOptions(strict_opencl_version_rules=True)
-    assert validate(binary, "opencl1.2", options=strict)[0].rule == "opencl.atomic-scope"
+    assert validate(binary, "opencl2.0", options=strict)[0].rule == "opencl.execution-scope"
+    atomic = spirvkit.assemble(K(body="%x = OpAtomicIAdd %uint %buf %uint_2 %uint_0 %uint_1"), "opencl1.2")
+    assert validate(atomic, "opencl1.2")[0].rule == "opencl.atomic-scope"
 
 
 def test_opencl3_feature_options():

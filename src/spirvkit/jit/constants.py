@@ -14,7 +14,7 @@ import struct
 import numpy as np
 from llvmlite import ir
 
-from ..errors import NotSupportedError, SpirvkitError
+from ..errors import NotSupportedError, SpirvError, SpirvkitError
 from .types import SpvType, TypeTable, _element_offset
 
 OP_CONSTANT_TRUE, OP_CONSTANT_FALSE, OP_CONSTANT, OP_CONSTANT_COMPOSITE = 41, 42, 43, 44
@@ -96,6 +96,7 @@ class ConstantEvaluator:
             t = self.types[w[1]]
             return self._override(w[2], self._literal(t, inst.value(2)), t)
         if op in (OP_CONSTANT_COMPOSITE, OP_SPEC_COMPOSITE):
+            self._check_constituent_count(inst)
             return [self.value(c) for c in w[3:]]
         if op in (OP_CONSTANT_NULL, OP_UNDEF):
             return None
@@ -104,6 +105,17 @@ class ConstantEvaluator:
         if op == OP_VARIABLE and self.types[w[1]].storage == "CrossWorkgroup":
             return GlobalAddress(w[2])
         raise NotSupportedError(f"{inst.opname} as a constant")
+
+    def _check_constituent_count(self, inst) -> None:
+        """A composite constant must have one constituent per element or member of its type
+        (the validator's constants.constituent-count); a module run without validation is
+        refused here, before a wrongly sized constant is built."""
+        t = self.types[inst.words[1]]
+        expected = len(t.members) if t.kind == "struct" else t.count if t.kind in ("vector", "array") else None
+        got = len(inst.words) - 3
+        if expected is not None and got != expected:
+            raise SpirvError(f"invalid module: {inst.opname} %{inst.words[2]} has {got} constituents, but its type "
+                             f"%{inst.words[1]} ({t.kind}) has {expected} (spirvkit val reports this)")
 
     def _literal(self, t: SpvType, raw: int):
         if t.kind == "float":

@@ -14,6 +14,18 @@ def lower_nothing(fl: FunctionLowering, inst) -> None:
     """Instructions with no run-time effect (merge hints, debug info, lifetime hints)."""
 
 
+@handles("OpExpectKHR")
+def lower_expect(fl: FunctionLowering, inst) -> None:
+    """SPV_KHR_expect_assume: the Value, with ExpectedValue as LLVM's branch-weight hint
+    (llvm.expect, defined for integer and bool scalars and vectors)."""
+    from .intrinsics import intrinsic
+
+    w = inst.words
+    value, expected = fl.value(w[3]), fl.value(w[4])
+    fn = intrinsic(fl.builder.module, "llvm.expect", value.type, [value.type, value.type])
+    fl.set(w[2], fl.builder.call(fn, [value, expected]))
+
+
 @handles("OpBranch")
 def lower_branch(fl: FunctionLowering, inst) -> None:
     target = inst.words[1]

@@ -214,8 +214,20 @@ def lower_int_convert(fl, inst):
     fl.set(w[2], result)
 
 
+def _as_integer(b: ir.IRBuilder, value: ir.Value) -> ir.Value:
+    """An integer vector as the integer scalar of its total width (LLVM's inttoptr and ptrtoint
+    take scalars only)."""
+    if not isinstance(value.type, ir.VectorType):
+        return value
+    return b.bitcast(value, ir.IntType(value.type.count * value.type.element.width))
+
+
 @handles("OpBitcast")
 def lower_bitcast(fl, inst):
+    """Every OpBitcast shape of SPIR-V 3.32.11: between numerical scalars and vectors of the same
+    total width, and between a pointer and an integer scalar or (SPIR-V 1.5) integer vector of the
+    pointer's width (Physical64: ulong, uint2; Physical32: uint), through ptrtoint/inttoptr of the
+    integer of that width."""
     w = inst.words
     target_t = fl.type(w[1])
     source = fl.get(w[3])
@@ -224,10 +236,13 @@ def lower_bitcast(fl, inst):
         if isinstance(source, Ptr):
             fl.set(w[2], source)        # pointers are untyped in LLVM: nothing to do
         else:
-            fl.set(w[2], fl.ptr_from_address(source))
+            fl.set(w[2], fl.ptr_from_address(_as_integer(b, source)))
         return
     if isinstance(source, Ptr):
-        fl.set(w[2], b.ptrtoint(source.addr, target_t.llvm))
+        target = target_t.llvm
+        width = target.count * target.element.width if isinstance(target, ir.VectorType) else target.width
+        address = b.ptrtoint(source.addr, ir.IntType(width))
+        fl.set(w[2], address if address.type == target else b.bitcast(address, target))
         return
     fl.set(w[2], b.bitcast(source, target_t.llvm))
 

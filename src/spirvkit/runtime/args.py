@@ -14,6 +14,7 @@ from ..errors import KernelArgumentError, SpirvkitError
 from ..jit.constants import coerce
 from ..jit.kernel import ArgSlot
 from ..jit.types import SpvType, TypeTable, c_type_name
+from .limits import check_local_memory
 
 _DTYPES = {("int", 8): np.int8, ("int", 16): np.int16, ("int", 32): np.int32, ("int", 64): np.int64,
            ("float", 16): np.float16, ("float", 32): np.float32, ("float", 64): np.float64, ("bool", 1): np.bool_}
@@ -25,6 +26,7 @@ class LocalMemory:
     def __init__(self, nbytes: int):
         if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes < 1:
             raise KernelArgumentError(f"LocalMemory needs a positive number of bytes, got {nbytes!r}")
+        check_local_memory(int(nbytes), f"LocalMemory({int(nbytes)})")
         self.nbytes = int(nbytes)
 
     def __repr__(self):

@@ -23,6 +23,7 @@ from ..jit.compiler import CompiledKernel
 from ..jit.kernel import PROBE_SYMBOL, RUN_SYMBOL
 from ..jit.target import LoadedObject
 from .args import BoundArgs
+from .limits import check_launch
 from .ndrange import NDRange
 from .printf import PrintfBuffer
 
@@ -116,6 +117,7 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
     """Runs the kernel over the NDRange. ``locate()`` gives the report-mode kernel, used to
     re-run the one work-group whose fault flag a checked launch found set. ``printf``: where the
     kernel's printf output goes (see runtime/printf.py); it is written when the launch ends."""
+    check_launch(name, bound.local_bytes, kernel.frame_bytes)  # before anything is allocated
     ctx = np.zeros(CONTEXT["_words"], np.int64)
     ctx[CONTEXT["work_dim"]] = ndrange.work_dim
     ctx[CONTEXT["global_size"]: CONTEXT["global_size"] + 3] = ndrange.global_size

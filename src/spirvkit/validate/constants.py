@@ -119,9 +119,11 @@ def _expected_types(ctx, t, n):
     if t.opcode == op.TypeStruct:
         return list(w[2:])
     if t.opcode == op.TypeArray:
+        # A 64-bit length is checked too (SPIRV-Tools skips it, and then a launch could not
+        # build the constant); a spec-constant length has no value until specialization.
         length = ctx.constant_value(w[3])
-        if length is None or ctx.bit_width(ctx.type_of(w[3])) != 32:
-            return None  # a spec-constant or 64-bit length: SPIRV-Tools does not evaluate it either
+        if length is None:
+            return None
         return [w[2]] * min(length, n + 1)
     return None
 

@@ -59,8 +59,10 @@ def check(ctx) -> None:
 
 
 def _decoration_takes_ids(ctx, value) -> bool:
-    e = ctx.grammar.operand_kinds["Decoration"].by_value.get(value)
-    return e is not None and any(p == "IdRef" for p in e.parameters)
+    """The decoration's grammar parameters include an <id> operand kind (IdRef, IdScope, ...)."""
+    kinds = ctx.grammar.operand_kinds
+    e = kinds["Decoration"].by_value.get(value)
+    return e is not None and any(p in kinds and kinds[p].category == "Id" for p in e.parameters)
 
 
 def _decorate(ctx, inst, groups) -> None:

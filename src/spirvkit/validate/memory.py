@@ -284,6 +284,12 @@ def _store(ctx, inst) -> None:
 
 def _copy_memory(ctx, inst) -> None:
     w = inst.words
+    if ctx.version < (1, 4) and sum(o.kind == "MemoryAccess" for o in inst.operands) > 1:
+        # "Before version 1.4, at most one memory operands mask can be provided." (OpCopyMemory and
+        # OpCopyMemorySized, SPIR-V 3.32.8 in the unified specification: the Source mask is new in 1.4)
+        ctx.error("memory.copy-access-operands", SEC,
+                  f"{inst.opname[2:]} with two memory access operands requires SPIR-V 1.4 or later", inst)
+        return
     target = _pointer_operand(ctx, inst, w[1], "Target")
     source = _pointer_operand(ctx, inst, w[2], "Source")
     if target is None or source is None:

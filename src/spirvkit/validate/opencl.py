@@ -218,8 +218,12 @@ def _order_name(value) -> str:
 def _scopes(ctx) -> None:
     api = ctx.env.api_version
     o = ctx.options
-    subgroups = api in ((2, 1), (2, 2)) or (api == (3, 0) and o.subgroups) or "cl_khr_subgroups" in o.extensions \
-        or (api < (2, 1) and not o.strict_opencl_version_rules)  # cl_khr_subgroups may be there
+    # cl_khr_subgroups: the device has it (options.extensions) or, in the OLD documents, the module
+    # declares it ("a SPIR-V module must declare use of the extension using OpExtension").
+    cl_subgroups = "cl_khr_subgroups" in o.extensions or (api != (3, 0) and "cl_khr_subgroups" in ctx.extensions)
+    memory_subgroups = api in ((2, 1), (2, 2)) or (api == (3, 0) and o.subgroups) or cl_subgroups
+    # execution scope: on 1.2/2.0 cl_khr_subgroups may be there unless the strict rules are asked for
+    subgroups = memory_subgroups or (api < (2, 1) and not o.strict_opencl_version_rules)
     for inst in ctx.instructions_of(SCOPED_OPCODES):
         desc = inst.desc
         if desc is None:
@@ -236,13 +240,40 @@ def _scopes(ctx) -> None:
             if role == "exec":
                 _exec_scope(ctx, inst, value, is_group, subgroups)
             elif role == "memory" and is_atomic:
-                _atomic_scope(ctx, inst, value, subgroups)
+                _atomic_scope(ctx, inst, value, memory_subgroups)
             elif role == "memory" and is_barrier:
-                _fence_scope(ctx, inst, value, subgroups)
+                _fence_scope(ctx, inst, value, memory_subgroups)
             elif role in ("semantics", "equal", "unequal"):
                 _order(ctx, inst, value, is_atomic, is_barrier)
+        if is_atomic:
+            _atomic_width(ctx, inst)
         if is_atomic and o.strict_opencl_version_rules and api != (3, 0):
             _int64_atomic_workgroup_memory(ctx, inst, known)
+
+
+_FLOAT16_ATOMIC_CAPABILITIES = tuple(c for c in op._g.operand_kinds["Capability"].by_name
+                                     if c.startswith("AtomicFloat16"))
+
+
+def _atomic_width(ctx, inst) -> None:
+    """OLD and NEW (digest rule 24): "Only 32-bit integer types are supported for the Result Type
+    and/or type of Value for all Atomic Instructions."; "When the Int64Atomics capability is
+    declared, 64-bit integer types are valid" (64 bits without it: ``atomics.int64``). Float
+    atomics (OpenCL C 2.0 atomic_float, SPV_EXT_shader_atomic_float_*) are left to their 32- and
+    64-bit widths; 16-bit floats need the SPV_EXT_shader_atomic_float16_add capabilities."""
+    if inst.opcode in (op.AtomicFlagTestAndSet, op.AtomicFlagClear):
+        return
+    t = ctx.type_of(inst.words[4]) if inst.opcode == op.AtomicStore else inst.words[1]
+    width = ctx.bit_width(t)
+    if not (ctx.is_int_scalar(t) or ctx.is_float_scalar(t)) or width in (32, 64):
+        return
+    if ctx.is_float_scalar(t) and width == 16 and any(ctx.has_capability(c) for c in _FLOAT16_ATOMIC_CAPABILITIES):
+        return
+    kind = "integer" if ctx.is_int_scalar(t) else "floating-point"
+    _fail(ctx, inst, "opencl.atomic-width", "OpenCL env 2.24",
+          f"{width}-bit {kind} atomics are not supported in the OpenCL environment: \"Only 32-bit integer types are "
+          f"supported for the Result Type and/or type of Value for all Atomic Instructions\" (64-bit with "
+          f"Int64Atomics)")
 
 
 _WORKGROUP_MEMORY = 0x100  # MemorySemantics WorkgroupMemory
@@ -286,7 +317,9 @@ def _atomic_scope(ctx, inst, value, subgroups) -> None:
     api = ctx.env.api_version
     name = S.name(value)
     if api == (1, 2):
-        if value != S.Device and ctx.options.strict_opencl_version_rules:
+        # "In an OpenCL 1.2 environment, for the Atomic Instructions, the Scope for Memory must be
+        # Device" (no extension widens it: cl_khr_subgroups' memory Subgroup excludes 1.2 atomics)
+        if value != S.Device:
             _fail(ctx, inst, "opencl.atomic-scope", "OpenCL env 2.27",
                   f"atomic memory scope must be Device in the OpenCL 1.2 environment (found {name})")
         return
@@ -304,9 +337,14 @@ def _fence_scope(ctx, inst, value, subgroups) -> None:
     api = ctx.env.api_version
     name = S.name(value)
     if api == (1, 2):
-        if value != S.Workgroup and ctx.options.strict_opencl_version_rules:
+        # "In an OpenCL 1.2 environment, for the Barrier Instructions OpControlBarrier and
+        # OpMemoryBarrier, the Scope for Memory must be Workgroup"; cl_khr_subgroups: "for all
+        # instructions except Atomic Instructions in an OpenCL 1.2 environment, the Scope for Memory
+        # may be: Subgroup" (NEW 5.2.11)
+        if value not in ({S.Workgroup, S.Subgroup} if subgroups else {S.Workgroup}):
             _fail(ctx, inst, "opencl.barrier-scope", "OpenCL env 2.29",
-                  f"barrier memory scope must be Workgroup in the OpenCL 1.2 environment (found {name})")
+                  f"barrier memory scope must be Workgroup%s in the OpenCL 1.2 environment (found {name})"
+                  % (" or Subgroup" if subgroups else ""))
         return
     allowed = {S.CrossDevice, S.Device, S.Workgroup, S.Invocation} | ({S.Subgroup} if subgroups else set())
     if api == (3, 0):
@@ -322,12 +360,12 @@ def _order(ctx, inst, value, is_atomic, is_barrier) -> None:
     api = ctx.env.api_version
     order = _order_name(value & ORDER_BITS)
     if api == (1, 2):
-        if not ctx.options.strict_opencl_version_rules:
-            return
+        # "... the memory-order constraint in Memory Semantics must be Relaxed" (atomics) / "must be
+        # SequentiallyConsistent" (barriers): the order bits only, storage-class bits may be set
         if is_atomic and order != "Relaxed":
             _fail(ctx, inst, "opencl.atomic-order", "OpenCL env 2.27",
                   f"atomic memory order must be Relaxed in the OpenCL 1.2 environment (found {order})")
-        elif is_barrier and value != 0 and order != "SequentiallyConsistent":
+        elif is_barrier and order != "SequentiallyConsistent":
             _fail(ctx, inst, "opencl.barrier-order", "OpenCL env 2.29",
                   f"barrier memory order must be SequentiallyConsistent in the OpenCL 1.2 environment (found {order})")
         return

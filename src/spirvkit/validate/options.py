@@ -44,12 +44,14 @@ class ValidatorOptions:
     * ``spirv_versions`` — the SPIR-V versions the device accepts (CL_DEVICE_ILS_WITH_VERSION):
       1.0 to 1.6 by default, the versions spirvkit assembles and runs.
     * ``address_bits`` — 32 or 64 to require Physical32 or Physical64; None accepts either.
-    * ``strict_opencl_version_rules`` — False: the per-version restrictions of the OLD OpenCL
-      env document (1.2: atomic scope Device and order Relaxed, barrier scope Workgroup and order
-      SequentiallyConsistent; 1.2/2.0: execution scope Workgroup only) depend on device
-      extensions (cl_khr_subgroups ...) and SPIRV-Tools does not apply them, so a module it
-      accepts for opencl1.2/2.0 is accepted here too. True applies them, and the OLD document's
-      cl_khr_int64 atomics rule (WorkgroupMemory semantics need scope Workgroup).
+    * ``strict_opencl_version_rules`` — False: OpenCL 1.2/2.0's execution scope Workgroup only
+      depends on device extensions (cl_khr_subgroups may be there) and SPIRV-Tools does not apply
+      it, so a module it accepts for opencl1.2/2.0 is accepted by that rule too. True applies it,
+      and the OLD document's cl_khr_int64 atomics rule (WorkgroupMemory semantics need scope
+      Workgroup). OpenCL 1.2's atomic scope Device and order Relaxed, its barrier scope Workgroup
+      and order SequentiallyConsistent, and 2.0's memory scopes without Subgroup are always
+      checked: Subgroup memory scope needs cl_khr_subgroups, in ``extensions`` or declared by the
+      module with OpExtension (the OLD documents' way), and never widens 1.2 atomics.
     * ``allow_irreducible_control_flow`` — False: the OpenCL 3.0 env makes irreducible control
       flow implementation-defined, so a portable module avoids it; True accepts it (LLVM-based
       devices, spirvkit's executor included, run it).

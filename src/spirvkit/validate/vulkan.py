@@ -97,10 +97,17 @@ def _variable(ctx, inst) -> None:
     sc, pointee = info
     vid = inst.words[2]
     if len(inst.words) > 4:
-        ok = sc in (SC.Output, SC.Private, SC.Function)
-        if sc == SC.Workgroup and ctx.env.api_version >= (1, 3) and ctx.def_opcode(inst.words[4]) == op.ConstantNull:
-            ok = True
-        if not ok:
+        if sc == SC.Workgroup:
+            # VUID-StandaloneSpirv-OpVariable-04734 (the current Vulkan spec; VK_KHR_zero_initialize_workgroup_memory,
+            # core in 1.3, relaxed the older appendix's list): a Workgroup variable may be zero-initialised, with
+            # OpConstantNull only. Whether the device enables the feature is not the module's to say, so every
+            # Vulkan env accepts it, as spirv-val does.
+            if ctx.def_opcode(inst.words[4]) != op.ConstantNull:
+                ctx.error("vulkan.initializer", "Vulkan env 3.18, VUID-StandaloneSpirv-OpVariable-04734",
+                          f"OpVariable, <id> {ctx.name(vid)}, initializers are limited to OpConstantNull in "
+                          f"Workgroup storage class", inst)
+                return
+        elif sc not in (SC.Output, SC.Private, SC.Function):
             ctx.error("vulkan.initializer", "Vulkan env 3.18",
                       f"OpVariable, <id> {ctx.name(vid)}, has a disallowed initializer & storage class combination.\n"
                       f"From Vulkan spec:\nVariable declarations that include initializers must have one of the "

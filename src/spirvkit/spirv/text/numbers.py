@@ -96,18 +96,42 @@ def format_number(bits: int, form: str) -> str:
 _INT_RE = re.compile(r"[+-]?(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)\Z")
 
 
+# The most digits (after leading zeros) a literal of at most 64 bits can have, per base.
+_MAX_DIGITS = {2: 64, 8: 22, 10: 20, 16: 16}
+
+
+def bounded_int(digits: str, base: int) -> int:
+    """``int(digits, base)``, or 2**64 (past every 64-bit value) when there are more digits,
+    leading zeros aside, than a 64-bit value can have: decided before converting, so thousands
+    of digits never reach Python's int-from-string limit."""
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > _MAX_DIGITS[base]:
+        return 1 << 64
+    return int(digits, base)
+
+
+def _abbreviated(text: str, limit: int = 40) -> str:
+    """A literal as quoted in a message: a very long one is cut, as the caret locates it anyway."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 def parse_c_integer(text: str) -> int:
-    """``istream >> setbase(0)``: decimal, 0x hex or 0 octal, with optional sign."""
+    """``istream >> setbase(0)``: decimal, 0x hex or 0 octal, with optional sign. Literals wider
+    than 64 bits are refused from their digit count, before any conversion (spirv-as reads them
+    into a 64-bit integer too)."""
     if not _INT_RE.match(text):
-        raise NumberError(f"invalid integer literal: {text}")
+        raise NumberError(f"invalid integer literal: {_abbreviated(text)}")
     sign = -1 if text[0] == "-" else 1
     body = text.lstrip("+-")
     if body[:2] in ("0x", "0X"):
-        value = int(body[2:], 16)
+        base, digits = 16, body[2:]
     elif len(body) > 1 and body[0] == "0":
-        value = int(body[1:], 8)
+        base, digits = 8, body[1:]
     else:
-        value = int(body)
+        base, digits = 10, body
+    value = bounded_int(digits, base)
+    if value >> 64:
+        raise NumberError(f"integer {_abbreviated(text)} does not fit in 64 bits")
     return sign * value
 
 
@@ -182,6 +206,47 @@ def _round_fraction(value: Fraction, width: int, toward_zero: bool = False, layo
     return (sign << (width - 1)) | (biased << frac_bits) | mantissa
 
 
+# Past these magnitudes every float form here overflows or underflows, so a value is never built
+# from a huge power (written exponents are clamped to a bound beyond them first).
+_DECIMAL_MAGNITUDE_BOUND = 400  # decimal magnitudes: doubles span about 10^-324 .. 10^308
+# Correct rounding to a double never needs more than 767 significant decimal digits; past them
+# only whether the rest is nonzero matters (a sticky digit stands for it).
+_MAX_SIGNIFICANT_DIGITS = 800
+
+
+def bounded_exponent(text: str, literal: str) -> int:
+    """A written exponent ('+12', '-3', '' for none), clamped to a bound that its ``literal``'s
+    digits cannot make up for (so the verdict stays the same), without converting thousands of
+    digits."""
+    bound = 4 * len(literal) + 4096  # beyond 2^+-1100 and 10^+-400 by more than the digits
+    digits = text.lstrip("+-").lstrip("0")
+    if not digits:
+        return 0
+    value = min(int(digits), bound) if len(digits) <= 18 else bound
+    return -value if text.startswith("-") else value
+
+
+def decimal_value(body: str) -> Fraction | None:
+    """The exact value of an unsigned decimal float literal, Fraction(0) when it is too small
+    for any float form, None when too large; decided from the exponent before any big power is
+    built."""
+    mantissa, _, exp_text = body.lower().partition("e")
+    int_part, _, frac_part = mantissa.partition(".")
+    digits = (int_part + frac_part).lstrip("0")
+    if not digits:
+        return Fraction(0)
+    # value = 0.<digits> * 10^magnitude
+    magnitude = len(int_part) - (len(int_part) + len(frac_part) - len(digits)) + bounded_exponent(exp_text, body)
+    if magnitude > _DECIMAL_MAGNITUDE_BOUND:
+        return None
+    if magnitude < -_DECIMAL_MAGNITUDE_BOUND:
+        return Fraction(0)
+    digits = digits.rstrip("0")
+    if len(digits) > _MAX_SIGNIFICANT_DIGITS:
+        digits = digits[:_MAX_SIGNIFICANT_DIGITS] + "1"  # the cut tail is nonzero: sticky digit
+    return Fraction(int(digits)) * Fraction(10) ** (magnitude - len(digits))
+
+
 def _parse_hex_float(match: re.Match, width: int, layout: tuple[int, int] | None = None) -> int:
     """SPIRV-Tools' HexFloat reader: the digits are copied (truncated) into the fraction, the
     exponent saturates to infinity, and an all-ones exponent with a fraction is a NaN."""
@@ -190,10 +255,7 @@ def _parse_hex_float(match: re.Match, width: int, layout: tuple[int, int] | None
     negative, int_digits, frac_digits, exp_text = match.groups()
     int_digits = int_digits.lstrip("0")
     frac_digits = frac_digits or ""
-    if exp_text in ("", "+", "-"):
-        written_exponent = 0
-    else:
-        written_exponent = int(exp_text)
+    written_exponent = bounded_exponent(exp_text, match.group(0))
     # Mantissa bits after the leading one, as a bit string, and the exponent.
     if int_digits:
         bits = bin(int(int_digits, 16))[2:]
@@ -229,23 +291,25 @@ def parse_float(text: str, width: int, layout: tuple[int, int] | None = None) ->
     if m:  # '0xp1', with no digits at all, reads as zero, as in spirv-as
         return _parse_hex_float(m, width, layout)
     if text.startswith(("-+", "--", "+-", "++")) or not _DEC_FLOAT_RE.match(text):
-        raise NumberError(f"invalid {width}-bit float literal: {text}")
+        raise NumberError(f"invalid {width}-bit float literal: {_abbreviated(text)}")
     sign = 1 if text.startswith("-") else 0
-    value = Fraction(text.lstrip("+-").rstrip(".") or "0")
+    value = decimal_value(text.lstrip("+-"))
+    if value is None:
+        raise NumberError(f"{width}-bit float literal out of range: {_abbreviated(text)}")
     if width == 16 or layout is not None:
         # SPIRV-Tools reads a 32-bit float, then narrows it toward zero.
         bits32 = _round_fraction(value, 32)
         if bits32 >> 23 == 0xFF:
-            raise NumberError(f"{width}-bit float literal out of range: {text}")
+            raise NumberError(f"{width}-bit float literal out of range: {_abbreviated(text)}")
         exp_bits, frac_bits = layout or _FORMATS[width]
         bits = _round_fraction(_fraction_of(bits32, 32), width, True, (exp_bits, frac_bits))
         if layout is None and bits >> frac_bits == (1 << exp_bits) - 1:
-            raise NumberError(f"{width}-bit float literal out of range: {text}")
+            raise NumberError(f"{width}-bit float literal out of range: {_abbreviated(text)}")
         return bits | sign << (width - 1)
     bits = _round_fraction(value, width)
     exp_bits, frac_bits = _FORMATS[width]
     if bits >> frac_bits == (1 << exp_bits) - 1:
-        raise NumberError(f"{width}-bit float literal out of range: {text}")
+        raise NumberError(f"{width}-bit float literal out of range: {_abbreviated(text)}")
     return bits | sign << (width - 1)
 
 
