@@ -130,8 +130,9 @@ REJECT = [
     ("blocks_not_supported_yet", K.format("int (^b)(int) = ^(int x){ return x; };"), "not supported yet: blocks", 2, 6),
     ("enqueue_not_supported_yet", K.format("enqueue_marker(0, 0, 0, 0);"),
      "not supported yet: device-side enqueue ('enqueue_marker')", 2, 1),
-    ("image_read_not_supported_yet", K.format("read_imagef(0, 0, (int2)(0));"),
-     "not supported yet: image functions ('read_imagef')", 2, 1),
+    ("mipmap_query_not_supported_yet", K.format("get_image_num_mip_levels(0);"),
+     "not supported yet: image functions of cl_khr_mipmap_image and cl_khr_gl_msaa_sharing "
+     "('get_image_num_mip_levels')", 2, 1),
     # overload resolution
     ("no_viable_overload", K.format("o[0] = sqrt(1, 2);"), "no matching function for call to 'sqrt' (with 18 candidate functions)",
      2, 8),

@@ -73,7 +73,7 @@ def test_language_restrictions(source, message):
 
 
 @pytest.mark.parametrize("source,what", [
-    ("kernel void k(read_only image2d_t i) {}", "not supported yet: image type 'image2d_t'"),
+    ("kernel void k(read_only image2d_msaa_t i) {}", "not supported yet: image type 'image2d_msaa_t'"),
     ("kernel void k(global int *o) { enqueue_marker(0, 0, 0, 0); }", "not supported yet: device-side enqueue"),
     ("kernel void k(global int *o) { read_pipe(0, 0); }", "not supported yet: pipes"),
     ("kernel void k(global int *o) { o[0] = sub_group_ballot(1).x; }",

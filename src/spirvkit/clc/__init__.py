@@ -16,7 +16,7 @@ def parse(source: str, filename: str = "<source>", *,
 
     ``options``: a PreprocessorOptions or a clang-style command line ("-cl-std=CL2.0 -DN=4").
     Raises CompileError listing every error (preprocessor, lexical and syntax errors; clang's
-    limit of 20). Warnings are appended to ``diagnostics`` when a list is given.
+    limit of 20, ``-ferror-limit=N``). Warnings are appended to ``diagnostics`` when a list is given.
     """
     from .lexer import Classifier
     from .parser import Parser
@@ -41,10 +41,11 @@ def parse(source: str, filename: str = "<source>", *,
             if options.warnings_as_errors:
                 severity, option = "error", (f"-Werror,{option}" if option else "-Werror")
         errors = sum(d.severity != "warning" for d in found)
-        if errors >= Parser.MAX_ERRORS:  # clang's -ferror-limit, as the parser applies it
+        limit = options.error_limit  # clang's -ferror-limit, as the parser applies it
+        if limit and errors >= limit:
             return
         found.append(located_diagnostic(severity, message, loc, expansion, option))
-        if errors + (severity != "warning") == Parser.MAX_ERRORS:
+        if limit and errors + (severity != "warning") == limit:
             found.append(Diagnostic("fatal error", "too many errors emitted, stopping now", None,
                                     option="-ferror-limit="))
 
@@ -52,7 +53,7 @@ def parse(source: str, filename: str = "<source>", *,
     ctokens = classifier.classify(tokens)
     parser = Parser(ctokens, cl_std=pp.cl_std, classifier=classifier, diagnostics=found,
                     suppress_warnings=options.suppress_warnings,
-                    warnings_as_errors=options.warnings_as_errors)
+                    warnings_as_errors=options.warnings_as_errors, error_limit=options.error_limit)
     unit = parser.parse_translation_unit(pp.extension_events)
     unit.sources = pp.sources
     unit.supported_extensions = list(pp.supported_extensions)

@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .types import (CHAR, DOUBLE, FLOAT, HALF, INT, LONG, SHORT, UCHAR, UINT, ULONG, USHORT,
-                    CType, Pointer, Scalar, SIZE_T, relational_result, type_from_name,
-                    vector_of, VOID, EVENT_T)
+from .types import (CHAR, DOUBLE, FLOAT, HALF, IMAGE_GEOMETRY, INT, LONG, SAMPLER_T, SHORT, UCHAR, UINT,
+                    ULONG, USHORT, CType, Image, Pointer, Scalar, SIZE_T, Vector, relational_result,
+                    type_from_name, vector_of, VOID, EVENT_T)
 
 WIDTHS = (1, 2, 3, 4, 8, 16)
 FLOAT_ELEMS = (FLOAT, DOUBLE, HALF)
@@ -186,6 +186,64 @@ FAMILIES = [
     ("select", "T(T,T,Uw)", ALLN, "ext", None),
 ]
 
+# -- image functions (OpenCL C 2.0 §6.13.14), generated per image type and access qualifier ----
+# Each row: (names, signature, image types, access qualifiers, lowering kind). Signature letters:
+# ``I`` the image, ``s`` sampler_t, ``c`` the image's integer coordinates (int, int2 or int4),
+# ``cf`` its float coordinates, ``C`` the function's colour (float4, int4, uint4 or half4 by the
+# name's suffix; float for a depth image, which has read_imagef/write_imagef only), ``v`` void,
+# ``i`` int, ``z`` size_t, ``d`` the get_image_dim vector (int4 for image3d_t, else int2).
+# The lod, gradient and msaa forms (cl_khr_mipmap_image, cl_khr_gl_msaa_sharing) are not here.
+ALL_IMAGES = tuple(IMAGE_GEOMETRY)
+SAMPLED_IMAGES = tuple(n for n in ALL_IMAGES if n != "image1d_buffer_t")  # a buffer image has no sampler
+ACCESSES = ("read_only", "write_only", "read_write")
+READS = "read_imagef read_imagei read_imageui read_imageh"
+WRITES = "write_imagef write_imagei write_imageui write_imageh"
+IMAGE_FAMILIES = [
+    (READS, "C(I,s,c)", SAMPLED_IMAGES, ("read_only",), "image_sample"),
+    (READS, "C(I,s,cf)", SAMPLED_IMAGES, ("read_only",), "image_sample"),
+    (READS, "C(I,c)", ALL_IMAGES, ("read_only", "read_write"), "image_read"),
+    (WRITES, "v(I,c,C)", ALL_IMAGES, ("write_only", "read_write"), "image_write"),
+    ("get_image_width get_image_channel_data_type get_image_channel_order", "i(I)", ALL_IMAGES, ACCESSES,
+     "image_query"),
+    ("get_image_height", "i(I)", tuple(n for n in ALL_IMAGES if IMAGE_GEOMETRY[n].dim in ("2D", "3D")), ACCESSES,
+     "image_query"),
+    ("get_image_depth", "i(I)", ("image3d_t",), ACCESSES, "image_query"),
+    ("get_image_array_size", "z(I)", tuple(n for n in ALL_IMAGES if IMAGE_GEOMETRY[n].arrayed), ACCESSES,
+     "image_query"),
+    ("get_image_dim", "d(I)", tuple(n for n in ALL_IMAGES if IMAGE_GEOMETRY[n].dim in ("2D", "3D")), ACCESSES,
+     "image_query"),
+]
+COLOUR = {"f": FLOAT, "i": INT, "ui": UINT, "h": HALF}
+
+
+def _image_letter(letter: str, name: str, image: Image):
+    """The type one image signature letter stands for; None: the function has no such form."""
+    g = image.geometry
+    if letter == "I":
+        return image
+    if letter == "s":
+        return SAMPLER_T
+    if letter in ("c", "cf"):
+        return vector_of(FLOAT if letter == "cf" else INT, g.coords)
+    if letter == "C":
+        elem = COLOUR[name.rpartition("_image")[2]]
+        if g.depth:
+            return FLOAT if elem == FLOAT else None
+        return Vector(elem, 4)
+    return {"v": VOID, "i": INT, "z": SIZE_T, "d": Vector(INT, 4 if g.dim == "3D" else 2)}[letter]
+
+
+def _image_overloads():
+    for names, sig, images, accesses, kind in IMAGE_FAMILIES:
+        result, _, rest = sig.partition("(")
+        letters = rest.rstrip(")").split(",")
+        for name in names.split():
+            for image in (Image(n, a) for n in images for a in accesses):
+                types = [_image_letter(x, name, image) for x in [result] + letters]
+                if None not in types:
+                    yield Overload(name, tuple(types[1:]), types[0], kind, image)
+
+
 WORK_ITEM = {
     "get_global_id": ("GlobalInvocationId", 0), "get_global_size": ("GlobalSize", 1),
     "get_local_id": ("LocalInvocationId", 0), "get_local_size": ("WorkgroupSize", 1),
@@ -207,7 +265,7 @@ LEGACY_ATOMICS = {"add": "OpAtomicIAdd", "sub": "OpAtomicISub", "xchg": "OpAtomi
 C11_FETCH = {"add": "OpAtomicIAdd", "sub": "OpAtomicISub", "or": "OpAtomicOr", "xor": "OpAtomicXor",
              "and": "OpAtomicAnd", "min": "min", "max": "max"}
 UNSUPPORTED_PREFIXES = {
-    "read_image": "image functions", "write_image": "image functions", "get_image_": "image functions",
+    "get_image_num_": "image functions of cl_khr_mipmap_image and cl_khr_gl_msaa_sharing",
     "read_pipe": "pipes", "write_pipe": "pipes", "reserve_": "pipes", "commit_": "pipes",
     "work_group_reserve": "pipes", "work_group_commit": "pipes", "get_pipe_": "pipes",
     "enqueue_": "device-side enqueue", "get_kernel_": "device-side enqueue",
@@ -235,6 +293,8 @@ def _build(spaces) -> None:
             for t in types:
                 for params, result in _signatures(sig, t, spaces):
                     _TABLE.setdefault(name, []).append(Overload(name, params, result, kind, data))
+    for ov in _image_overloads():
+        _TABLE.setdefault(ov.name, []).append(ov)
     _BUILT["spaces"] = spaces
 
 
@@ -317,6 +377,8 @@ def conversion_cost(arg: CType, param: CType) -> int | None:
         return None
     if arg.is_vector or param.is_vector:
         return None
+    if param.is_sampler and arg.is_scalar and arg.is_integer:
+        return 2  # §6.13.14: an integer constant initialises a sampler_t argument (clang allows it)
     if arg.is_scalar and param.is_scalar and not arg.is_void and not param.is_void:
         if param == DOUBLE and arg == FLOAT:
             return 1

@@ -74,6 +74,8 @@ class BuiltinsMixin:
 
     def lower_overload(self, ov, args, node):
         kind, data, name = ov.lower, ov.data, ov.name
+        if kind.startswith("image_"):
+            return self.lower_image(ov, args, node)  # images.py
         ids = [a.id for a in args]
         if kind in ("ext_splat", "ext_su_splat"):
             # The scalar operands of mixed forms (fmax(v, s)) are splatted to the vector.

@@ -16,14 +16,15 @@ from ..errors import SpirvkitError
 from ..spirv.builder import ModuleBuilder
 from . import ast
 from .builtins_groups import GroupsMixin
+from .images import ImagesMixin
 from .builtins_lower import BuiltinsMixin
 from .codegen_expr import ExpressionsMixin, LVal, Val
 from .codegen_init import InitializersMixin
 from .flow import MAYBE, NEVER, fall_through
 from .sema import Scope, SemaError, Symbol, TypeResolver, check_implicit, not_supported
-from .source import Note, expansion_location, located_diagnostic
-from .types import (BOOL, INT, STORAGE_CLASS, VOID, Array, Atomic, CType, EventType, Function, Pointer,
-                    Record, Scalar, Vector, type_from_name, unqualified_name)
+from .source import Diagnostic, Note, expansion_location, located_diagnostic
+from .types import (ACCESS_QUALIFIER, BOOL, INT, STORAGE_CLASS, VOID, Array, Atomic, CType, EventType, Function,
+                    Image, Pointer, Record, SamplerType, Scalar, Vector, type_from_name, unqualified_name)
 
 # Enumerators clang's opencl-c-base.h declares (values as clang gives them).
 PREDEFINED_ENUMS = {
@@ -48,10 +49,16 @@ class FuncInfo:
         self.fp16 = False  # cl_khr_fp16 enabled where the definition starts
 
 
-class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
+class ErrorLimitReached(Exception):
+    """Code generation stops: ``-ferror-limit`` errors have been reported (clang's "too many
+    errors emitted, stopping now")."""
+
+
+class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, ImagesMixin):
     def __init__(self, unit, *, cl_std: int = 120, version=(1, 0), single_precision_constants: bool = False,
-                 debug: bool = False, fp64: bool = True):
+                 debug: bool = False, fp64: bool = True, error_limit: int = 20):
         self.unit = unit
+        self.error_limit = error_limit  # -ferror-limit=N (0: no limit)
         self.debug = debug  # -g: an OpLine before each statement's code
         self.cl_std = cl_std
         self.fp64 = fp64  # cl_khr_fp64 supported (clang: -cl-ext=-cl_khr_fp64 takes double away)
@@ -110,6 +117,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         if self.is_half_valued(t.result):
             raise SemaError(f"declaring function return value of type '{t.result}' is not allowed ; did you "
                             "forget * ?", decl)
+        if t.result.is_opaque:  # §6.12.14 (the trailing space is clang's)
+            raise SemaError(f"declaring function return value of type '{t.result}' is not allowed ", decl)
         if not is_kernel:
             for attr in decl.attributes or ():
                 name = attr.name.strip("_")
@@ -151,6 +160,10 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         if getattr(exc, "fixit", None) is not None and getattr(node, "expansion", None) is None:
             d.fixit = exc.fixit
         self.diagnostics.append(d)
+        if self.error_limit and len(self.diagnostics) >= self.error_limit:
+            self.diagnostics.append(Diagnostic("fatal error", "too many errors emitted, stopping now", None,
+                                               option="-ferror-limit="))
+            raise ErrorLimitReached
 
     # -- SPIR-V types -----------------------------------------------------------------------
 
@@ -179,6 +192,11 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             return b.type_event()
         if isinstance(t, Atomic):
             return self.spv(t.value, mem)
+        if isinstance(t, Image):  # the OpenCL environment's form: void sampled type, Sampled 0, Unknown format
+            g = t.geometry
+            return b.type_image(b.type_void(), g.dim, g.depth, g.arrayed, 0, 0, "Unknown", ACCESS_QUALIFIER[t.access])
+        if isinstance(t, SamplerType):
+            return b.type_sampler()
         raise SemaError(f"type '{t}' cannot be used here")
 
     def record_type(self, rec: Record) -> int:
@@ -235,6 +253,12 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
     # -- the translation unit ---------------------------------------------------------------
 
     def compile(self) -> None:
+        try:
+            self.compile_declarations()
+        except ErrorLimitReached:
+            pass
+
+    def compile_declarations(self) -> None:
         for decl in self.unit.decls:
             try:
                 if isinstance(decl, ast.FunctionDef):
@@ -247,7 +271,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
                     self.stmt_Pragma(decl)
             except SemaError as exc:
                 self.error(exc)
-            except (SpirvkitError, RecursionError):
+            except (SpirvkitError, RecursionError, ErrorLimitReached):
                 raise
             except Exception as exc:  # a compiler bug: a located error, never a traceback
                 self.error(SemaError(f"internal compiler error ({type(exc).__name__}: {exc}); please "
@@ -316,6 +340,9 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             if old.node is not None and old.node.init is not None and decl.init is not None:
                 raise SemaError(f"redefinition of '{decl.name}'", decl, notes=previous)
         self.check_half_variable(t, decl)
+        if t.is_opaque:
+            self.opaque_declaration(decl, t, q, self.globals, program_scope=True)
+            return
         if isinstance(_innermost(t), EventType):  # §1.9 #16
             raise SemaError(f"the '{_innermost(t)}' type cannot be used to declare a program scope variable", decl)
         space = q["space"] or ("global" if self.cl_std >= 200 else "private")
@@ -422,7 +449,9 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         for p, pt, pid, bv in zip(param_nodes, ftype.params, self.f.params, byval):
             if p.name:
                 self.b.name(pid, p.name)
-            if bv:
+            if pt.is_opaque:
+                var = pid  # an image or sampler is a value, never stored (codegen_expr.lvalue)
+            elif bv:
                 self.b.decorate(pid, "FuncParamAttr", self.b.enum("FunctionParameterAttribute", "ByVal"))
                 var = pid
             else:
@@ -808,6 +837,9 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
         if t == VOID:
             raise SemaError("variable has incomplete type 'void'", d)
         self.check_half_variable(t, d)
+        if t.is_opaque:
+            self.opaque_declaration(d, t, q, self.scope, program_scope=False)
+            return
         # The address-space rules of clang's Sema (CheckVariableDeclarationType) with its errors,
         # in its order; auto/register were reported by the parser.
         written = q["space"]
@@ -922,6 +954,15 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin):
             b.capability("Int64Atomics")
         if self.uses_groups:
             b.capability("Groups")
+        for key in list(b.type_info.values()):  # images: the capabilities llvm-spirv-15 declares
+            if key[0] == "image":
+                b.capability("ImageBasic")
+                if key[-1] == "ReadWrite":
+                    b.capability("ImageReadWrite")
+                if key[2] in ("1D", "Buffer"):
+                    b.capability("Sampled1D" if key[2] == "1D" else "SampledBuffer")
+        if self.uses_literal_sampler:
+            b.capability("LiteralSampler")
 
 
 def _kernel_param_kind(t: CType) -> str:

@@ -8,14 +8,13 @@ OpTypeBool; in memory they are one byte (load/store convert).
 
 from __future__ import annotations
 
-import struct
-
+from ..spirv.builder import round_float
 from . import ast
 from .codegen_ops import COMPARE, OperatorsMixin
 from .sema import SemaError, conversion_message, did_you_mean, not_supported, swizzle_indices, undeclared
 from .typo import correct
 from .types import (BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, VOID, Array, CType,
-                    Pointer, Scalar, Vector, vector_of)
+                    EventType, Pointer, Scalar, Vector, vector_of)
 
 
 def literal_bytes(value) -> bytes:
@@ -62,7 +61,13 @@ class LVal:
 
 
 _LITERAL_TYPES = {"int": INT, "unsigned int": UINT, "long": LONG, "unsigned long": ULONG,
-                  "float": FLOAT, "double": DOUBLE, "char": INT, "half": Scalar("float", 16)}
+                  "float": FLOAT, "double": DOUBLE, "char": INT, "half": Scalar("float", 16), "bool": BOOL}
+def is_null_event(v) -> bool:
+    """An integer constant 0 (``false`` too): clang-15 initialises and casts an event_t from it (a
+    null event), though it refuses to assign one."""
+    return v.type.is_scalar and v.type.is_integer and v.value == 0
+
+
 def _limits(t: Scalar) -> tuple[int, int]:
     if t.signed:
         return -(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1
@@ -179,6 +184,10 @@ class ExpressionsMixin(OperatorsMixin):
             if e.value is not None:
                 return self.const(to, e.value)
             return Val(to, self.op("OpCompositeConstruct", to, [e.id] * to.n))
+        if isinstance(to, EventType) and is_null_event(v):
+            return Val(to, self.b.constant_null(self.spv(to)), 0)
+        if to.is_sampler and src.is_scalar and src.is_integer:  # §6.13.14.1: CLK_* flags make a sampler
+            return self.constant_sampler(v, node)
         if to.is_pointer:
             if src.is_pointer:
                 return self.pointer_cast(v, to, node, explicit)
@@ -352,6 +361,10 @@ class ExpressionsMixin(OperatorsMixin):
                 raise SemaError("function pointers are not allowed", node)
             if sym.kind == "typedef":
                 raise SemaError(f"unexpected type name '{node.name}': expected expression", node)
+            if sym.type.is_opaque:  # an image or sampler names its value (a parameter, a constant sampler)
+                v = Val(sym.type, sym.value)
+                v.origin = LVal(sym.type, None, "private")  # an lvalue still, to the diagnostics
+                return v
             return LVal(sym.type, sym.value, sym.space, const=sym.const)
         if kind == "UnaryOp" and node.op == "*":
             p = self.expr(node.operand)
@@ -473,7 +486,7 @@ class ExpressionsMixin(OperatorsMixin):
         if t == DOUBLE and not self.fp64:
             self.warn("double precision constant requires cl_khr_fp64, casting to single precision", node)
         if t == DOUBLE and (self.single_precision_constants or not self.fp64):   # -cl-single-precision-constant
-            return self.const(FLOAT, struct.unpack("<f", struct.pack("<f", node.value))[0])
+            return self.const(FLOAT, round_float(node.value, 32))  # inf past FLT_MAX, as in clang
         return self.const(t, node.value)
 
     def expr_StringLiteral(self, node) -> Val:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 import struct
 
+from ..spirv.builder import round_float
 from . import ast
 from .codegen_expr import expr_start, literal_bytes
 from .sema import SemaError
-from .types import BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, Array, CType, Pointer, Vector
+from .types import BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, Array, CType, EventType, Pointer, Vector
 
 _LITERAL = {"int": INT, "unsigned int": UINT, "long": LONG, "unsigned long": ULONG, "float": FLOAT,
             "double": DOUBLE}
@@ -28,7 +29,7 @@ class InitializersMixin:
             return node.value
         if k == "FloatLiteral":
             v = node.value
-            return struct.unpack("<f", struct.pack("<f", v))[0] if node.type == "float" else v
+            return round_float(v, 32) if node.type == "float" else v
         if k == "Paren":
             return self.const_eval(node.expr, scope)
         if k == "Identifier":
@@ -270,7 +271,7 @@ class InitializersMixin:
 
     def initialize(self, lv, init, decl=None) -> None:
         """``decl``: the declaration being initialised (clang reports a wrong type at its name)."""
-        from .codegen_expr import LVal
+        from .codegen_expr import LVal, is_null_event
         from .sema import check_implicit, conversion_message
         t = lv.type
         if isinstance(init, ast.StringLiteral) and t.is_array:
@@ -287,7 +288,8 @@ class InitializersMixin:
                 return
             if t.is_array:
                 raise SemaError("array initializer must be an initializer list", init)
-            check_implicit(v.type, t, init, "initializing", decl, warn=self.warn)
+            if not (isinstance(t, EventType) and is_null_event(v)):
+                check_implicit(v.type, t, init, "initializing", decl, warn=self.warn)
             self.store(lv, self.convert(v, t, init))
             return
         if t.is_scalar:

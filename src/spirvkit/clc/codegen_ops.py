@@ -5,6 +5,7 @@ plus casts, vector literals, assignments and calls."""
 
 from __future__ import annotations
 
+from ..spirv.builder import round_float
 from . import ast
 from .sema import SemaError, arithmetic_result, check_implicit, conversion_message, not_supported
 from .types import (BOOL, DOUBLE, FLOAT, INT, LONG, PTRDIFF_T, VOID, Array, CType, Pointer, Vector, promote,
@@ -86,6 +87,8 @@ class OperatorsMixin:
         op = node.op
         if op == "&":
             lv = self.lvalue(node.operand)
+            if lv.type.is_opaque:  # §6.12.14: an image or sampler has no address
+                raise SemaError(f"invalid argument type '{lv.type}' to unary expression", node)
             inner = node.operand
             while isinstance(inner, ast.Paren):
                 inner = inner.expr
@@ -105,6 +108,8 @@ class OperatorsMixin:
         v = self.expr(node.operand)
         self.check_atomic_unary(v, node.operand, node)
         t = v.type
+        if t.is_opaque:
+            raise SemaError(f"invalid argument type '{t}' to unary expression", node)
         if op == "!":
             if t.is_vector:  # §1.3.7: floating-point vectors too (-1 where the component == 0)
                 rt = relational_result(t)
@@ -357,8 +362,18 @@ class OperatorsMixin:
             raise SemaError(f"invalid operands to binary expression ('{lhs}' and "
                             f"'{self.operand_spelling(rhs, node.rhs)}')", node)
 
+    def check_opaque_assignment(self, node, lv, rhs) -> None:
+        """§6.12.14: no assignment, simple or compound, takes an image or a sampler (clang's
+        error, at the operator)."""
+        if lv.type.is_opaque or rhs.type.is_opaque:
+            lhs = lvalue_spelling(lv) if hasattr(lv, "ptr") else str(lv.type)
+            raise SemaError(f"invalid operands to binary expression ('{lhs}' and "
+                            f"'{self.operand_spelling(rhs, node.rhs)}')", node)
+
     def expr_Assignment(self, node):
         lv = self.lvalue(node.lhs, for_store=True)
+        if lv.type.is_opaque:
+            self.check_opaque_assignment(node, lv, self.expr(node.rhs))
         if lv.type.is_atomic:  # (before the other checks on the left side, as clang)
             self.check_atomic_assignment(node, lv, self.expr(node.rhs))
         self.check_assignable(lv, node.lhs, node)
@@ -370,6 +385,7 @@ class OperatorsMixin:
         if lv.swizzle is not None and len(set(lv.swizzle)) != len(lv.swizzle):
             raise SemaError("vector is not assignable (contains duplicate components)", node)
         rhs = self.expr(node.rhs)
+        self.check_opaque_assignment(node, lv, rhs)
         self.check_atomic_assignment(node, lv, rhs)
         if node.op != "=":
             old = self.load(lv)
@@ -438,6 +454,8 @@ class OperatorsMixin:
             t = ta if ta.space == "generic" else tb
         elif ta.is_pointer or tb.is_pointer:
             t = ta if ta.is_pointer else tb
+        elif ta.is_opaque or tb.is_opaque:  # clang: even for two of the same image or sampler type
+            raise SemaError(f"incompatible operand types ('{ta}' and '{tb}')", node)
         elif ta.is_record or tb.is_record:
             if ta is not tb:
                 raise SemaError(f"incompatible operand types ('{ta}' and '{tb}')", node)
@@ -472,6 +490,8 @@ class OperatorsMixin:
             v = self.decay(v)
         if to == VOID:
             return self.val(VOID, None)
+        if v.type.is_opaque and to != v.type:
+            raise SemaError(f"operand of type '{v.type}' where arithmetic or pointer type is required", node.expr)
         if to.is_record or to.is_array or to.is_atomic:
             raise SemaError(f"used type '{to}' where arithmetic or pointer type is required", node)
         return self.convert(v, to, node, explicit=True)
@@ -646,8 +666,7 @@ def _fold(op, a, b, t):
             else:
                 return None
             if t.bits == 32:
-                import struct
-                r = struct.unpack("<f", struct.pack("<f", r))[0]
+                r = round_float(r, 32)  # inf past FLT_MAX, as the operation gives at run time
             return r
         bits = t.bits
         if op in ("/", "%"):

@@ -15,6 +15,8 @@ spirvkit is this:
   style); without it, the variables that hold plain values become SSA values (``ssa.py``).
 - ``--spirv-version 1.0…1.4`` (or ``--spirv-version=1.2``): the module's version (default 1.0).
 - ``-g``: an ``OpLine`` (file as an ``OpString``, line, column) before the code of each statement.
+- ``-ferror-limit=N``: stop after N errors with clang's "too many errors emitted" (default 20;
+  0: no limit).
 - ``-w`` silences warnings, ``-Werror`` makes them errors, ``-Wno-NAME`` turns off the ones
   tagged ``[-WNAME]`` (``-Wno-return-type``: clang's warning for a non-void function whose end
   is reachable).
@@ -22,11 +24,9 @@ spirvkit is this:
 
 from __future__ import annotations
 
-import shlex
-
 from ..errors import CompileError
 from .predefined import enabled_extensions
-from .preprocessor import PreprocessorOptions
+from .preprocessor import PreprocessorOptions, split_command_line
 from .source import Diagnostic, compile_error
 
 NUMERIC_FLAGS = frozenset({
@@ -41,8 +41,9 @@ SPIRV_VERSIONS = {"1.0": (1, 0), "1.1": (1, 1), "1.2": (1, 2), "1.3": (1, 3), "1
 
 def split_options(options: str | list[str]) -> tuple[list[str], tuple[int, int]]:
     """The preprocessor/front-end arguments and the SPIR-V version; raises CompileError for an
-    unknown option (clang: ``unknown argument``)."""
-    argv = shlex.split(options) if isinstance(options, str) else list(options)
+    unknown option (clang: ``unknown argument``). A string is split as clang splits one
+    (``split_command_line``)."""
+    argv = split_command_line(options) if isinstance(options, str) else list(options)
     front, version = [], (1, 0)
     i = 0
     while i < len(argv):
@@ -57,6 +58,11 @@ def split_options(options: str | list[str]) -> tuple[list[str], tuple[int, int]]
         elif a in ("-D", "-I", "-U"):
             front += [a, argv[i + 1] if i + 1 < len(argv) else ""]
             i += 1
+        elif a.startswith("-ferror-limit="):
+            value = a[len("-ferror-limit="):]
+            if not value.isdigit():
+                raise CompileError(f"invalid integral value '{value}' in '-ferror-limit {value}'", "<command line>")
+            front.append(a)
         elif a.startswith(("-D", "-I", "-U", "-cl-std=", "-cl-ext=", "-W")) or a in NUMERIC_FLAGS:
             front.append(a)
         else:
@@ -87,7 +93,8 @@ def compile_cl(source: str, options: str | list[str] = "", filename: str = "<sou
     unit = parse(source, filename, options=popts, diagnostics=warnings)
     cl_std = _std_number(unit.cl_std or popts.cl_std)
     gen = CodeGen(unit, cl_std=cl_std, version=version, single_precision_constants="-cl-single-precision-constant" in front,
-                  debug="-g" in front, fp64="cl_khr_fp64" in enabled_extensions(popts.extensions))
+                  debug="-g" in front, fp64="cl_khr_fp64" in enabled_extensions(popts.extensions),
+                  error_limit=popts.error_limit)
     try:
         gen.compile()
     except RecursionError:

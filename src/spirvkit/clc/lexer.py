@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from ..spirv.text.numbers import bounded_exponent, bounded_int, decimal_value
 from .source import SourceLocation
 from .tokens import CHAR, DIGRAPHS, IDENT, INVALID, NUMBER, PRAGMA, PUNCT, STRING, Token, decode_escapes
 
@@ -194,7 +195,7 @@ class Classifier:
         if low not in ("", "u", "l", "ul", "lu", "ll", "ull", "llu") or "lL" in suffix or "Ll" in suffix:
             self._error(t, f"invalid suffix '{suffix}' on integer constant", end)
             return CToken(INT_CONST, text, t.loc, t.expansion, 0, "int")
-        value = int(text[start:end] or "0", base)
+        value = bounded_int(text[start:end], base)  # 2**64 when too long: "too large" below
         unsigned, is_long = "u" in low, "l" in low
         return CToken(INT_CONST, text, t.loc, t.expansion, value,
                       self._integer_type(t, value, base == 10, unsigned, is_long))
@@ -242,12 +243,19 @@ class Classifier:
             self._error(t, f"invalid suffix '{suffix}' on floating constant", m.end())
             return bad
         mant = (m.group("int") or "") + (m.group("frac") or "")
-        exponent = int(m.group("expdigits") or 0) * (-1 if m.group("sign") == "-" else 1)
         if is_hex:
-            exact = Fraction(int(mant, 16)) * Fraction(2) ** (exponent - 4 * len(m.group("frac") or ""))
+            exact = _hex_value(mant, len(m.group("frac") or ""), (m.group("sign") or "") + (m.group("expdigits") or ""))
         else:
-            exact = Fraction(int(mant)) * Fraction(10) ** (exponent - len(m.group("frac") or ""))
-        return CToken(FLOAT_CONST, text, t.loc, t.expansion, round_to_type(exact, ctype), ctype)
+            exact = decimal_value(text[:m.end()])  # decided from the exponent: 1e999999999 is quick
+        value = float("inf") if exact is None else round_to_type(exact, ctype)
+        nonzero = mant.strip("0") != ""
+        if value == float("inf") or (value == 0 and nonzero):  # clang's -Wliteral-range
+            large = value != 0
+            limit = _LITERAL_LIMITS.get(ctype, _LITERAL_LIMITS["double"])[0 if large else 1]
+            self._error(t, f"magnitude of floating-point constant too {'large' if large else 'small'} for type "
+                        f"'{ctype}'; {'maximum' if large else 'minimum'} is {limit}", severity="warning",
+                        option="-Wliteral-range")
+        return CToken(FLOAT_CONST, text, t.loc, t.expansion, value, ctype)
 
     # -- characters and strings (C99 §6.4.4.4, §6.4.5) ---------------------------------------------
     def char(self, t: Token) -> CToken:
@@ -294,6 +302,25 @@ _DEC_FLOAT = re.compile(r"(?P<int>[0-9]*)(?:\.(?P<frac>[0-9]*))?(?P<exp>[eE](?P<
 _HEX_FLOAT = re.compile(r"0[xX](?P<int>[0-9a-fA-F]*)(?:\.(?P<frac>[0-9a-fA-F]*))?"
                         r"(?P<exp>[pP](?P<sign>[+-]?)(?P<expdigits>[0-9]*))?")
 _STRING_PIECE = re.compile(r"\\(?:[0-7]{1,3}|x[0-9a-fA-F]*|u[0-9a-fA-F]{0,4}|U[0-9a-fA-F]{0,8}|.?)|[^\\]+", re.DOTALL)
+
+# clang's largest and smallest magnitudes per type in its -Wliteral-range warnings
+_LITERAL_LIMITS = {"double": ("1.7976931348623157E+308", "4.9406564584124654E-324"),
+                   "float": ("3.40282347E+38", "1.40129846E-45"), "half": ("65504", "5.9605E-8")}
+_BINARY_MAGNITUDE_BOUND = 2000  # past 2^+-2000 every type here overflows or underflows
+
+
+def _hex_value(mant: str, frac_digits: int, exp_text: str) -> Fraction | None:
+    """The exact value of a hex float's digits times 2^exponent; None when too large for any
+    type, 0 when too small, decided before a huge power of two is built."""
+    digits = int(mant, 16)
+    exponent = bounded_exponent(exp_text, mant) - 4 * frac_digits
+    magnitude = digits.bit_length() + exponent
+    if digits == 0 or magnitude < -_BINARY_MAGNITUDE_BOUND:
+        return Fraction(0)
+    if magnitude > _BINARY_MAGNITUDE_BOUND:
+        return None
+    return Fraction(digits) * Fraction(2) ** exponent
+
 
 # (significand bits including the hidden one, minimum normal exponent, maximum exponent)
 _FORMATS = {"float": (24, -126, 127), "half": (11, -14, 15)}

@@ -15,6 +15,7 @@ from __future__ import annotations
 from . import ast
 from .lexer import (CL20_TYPE_NAMES, EOF, IDENTIFIER, KEYWORD, OPENCL_TYPE_NAMES, STRING_LIT,
                     VECTOR_TYPE_NAMES)
+from .parse_expr import BOOL_LITERALS
 from .typo import closest
 
 STORAGE_CLASSES = frozenset({"typedef", "extern", "static", "auto", "register"})
@@ -431,7 +432,7 @@ class DeclarationsMixin:
                 break
         name_tok, inner = None, None
         t = self.tok
-        if abstract != "yes" and (t.kind == IDENTIFIER or (
+        if abstract != "yes" and ((t.kind == IDENTIFIER and t.text not in BOOL_LITERALS) or (
                 keyword_name and t.kind == KEYWORD and t.word in WHOLE_TYPE_WORDS)):
             name_tok = self.advance()
         elif t.word == "(" and self._paren_is_nested_declarator(abstract):

@@ -26,6 +26,9 @@ BINARY_PRECEDENCE = {
 ASSIGNMENT_OPERATORS = frozenset({"=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|="})
 PREFIX_OPERATORS = frozenset({"+", "-", "!", "~", "*", "&", "++", "--"})
 TYPE_TRAITS = frozenset({"sizeof", "vec_step", "alignof"})
+# OpenCL C's bool constants: keywords in clang (no header, no macro: __bool_true_false_are_defined
+# stays undefined), of type bool, so sizeof(true) is 1.
+BOOL_LITERALS = {"true": 1, "false": 0}
 
 
 class ExpressionsMixin:
@@ -203,6 +206,8 @@ class ExpressionsMixin:
         k = t.kind
         if k == IDENTIFIER:
             self.advance()
+            if t.text in BOOL_LITERALS:  # keywords of type bool in clang's OpenCL C (LangOpts.Bool)
+                return self._at(ast.IntegerLiteral, t, BOOL_LITERALS[t.text], "bool", t.text)
             return self._at(ast.Identifier, t, t.text)
         if k == INT_CONST:
             self.advance()

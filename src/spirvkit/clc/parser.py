@@ -45,8 +45,9 @@ class Parser(DeclarationsMixin, StatementsMixin, ExpressionsMixin):
 
     def __init__(self, tokens: list[CToken], *, cl_std: str = "CL1.2", classifier=None,
                  suppress_warnings: bool = False, warnings_as_errors: bool = False,
-                 diagnostics: list[Diagnostic] | None = None):
+                 diagnostics: list[Diagnostic] | None = None, error_limit: int = MAX_ERRORS):
         self.cl_std = cl_std
+        self.error_limit = error_limit  # -ferror-limit=N (0: no limit)
         self.classifier = classifier  # for the tokens of a "#pragma unroll (expression)"
         self.suppress_warnings = suppress_warnings
         self.warnings_as_errors = warnings_as_errors
@@ -165,7 +166,7 @@ class Parser(DeclarationsMixin, StatementsMixin, ExpressionsMixin):
         self.diagnostics.append(d)
         if severity != "warning":
             self.errors += 1
-            if self.errors >= self.MAX_ERRORS and severity != "fatal error":
+            if self.error_limit and self.errors >= self.error_limit and severity != "fatal error":
                 self.diagnostics.append(Diagnostic("fatal error", "too many errors emitted, stopping now",
                                                    None, option="-ferror-limit="))
                 raise Stop

@@ -9,6 +9,7 @@ evaluate produces no errors (so ``0 && 1/0`` is fine).
 
 from __future__ import annotations
 
+from ..spirv.text.numbers import bounded_int
 from .tokens import CHAR, IDENT, NUMBER, PUNCT, Token, char_constant_value
 
 _BITS = 64
@@ -48,15 +49,16 @@ def parse_integer(tok: Token) -> tuple[int, bool]:
     if not number:
         raise ExprError("invalid integer constant" if not is_hex
                         else "hexadecimal constant requires at least one digit", tok)
+    # bounded_int: 2**64 for more digits than 64 bits hold, before any conversion
     if is_hex:
-        value = int(number, 16)
+        value = bounded_int(number, 16)
     elif number.startswith("0"):
         bad = next((c for c in number if c in "89"), None)
         if bad:
             raise ExprError(f"invalid digit '{bad}' in octal constant", tok)
-        value = int(number, 8)
+        value = bounded_int(number, 8)
     else:
-        value = int(number)
+        value = bounded_int(number, 10)
     if value > _MASK:
         raise ExprError("integer literal is too large to be represented in any integer type", tok)
     unsigned = "u" in suffix.lower() or value >= _SIGN
@@ -208,7 +210,8 @@ class Evaluator:
             nxt = self._peek()
             if nxt is not None and nxt.is_punct("("):
                 raise ExprError(f"function-like macro '{tok.text}' is not defined", tok)
-            return 0, False
+            # clang's OpenCL C has the bool keywords (LangOpts.Bool): #if reads true as 1, as C++ does
+            return (1 if tok.text == "true" else 0), False
         op = self._op_of(tok)
         if op == "(":
             self._enter(tok)

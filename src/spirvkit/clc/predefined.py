@@ -246,6 +246,11 @@ _CL20 = r"""
 #define ATOMIC_VAR_INIT(x) (x)
 #define ATOMIC_FLAG_INIT 0
 #define CLK_IMAGE_MEM_FENCE 0x04
+#define CLK_sRGB 0x10BF
+#define CLK_sRGBx 0x10C0
+#define CLK_sRGBA 0x10C1
+#define CLK_sBGRA 0x10C2
+#define CLK_ABGR 0x10C3
 #define __opencl_c_generic_address_space 1
 #define __opencl_c_program_scope_global_variables 1
 #define __opencl_c_atomic_order_acq_rel 1

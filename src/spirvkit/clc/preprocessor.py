@@ -15,7 +15,6 @@ kind ``"other"`` (``-E`` prints them; the parser ignores them).
 from __future__ import annotations
 
 import os
-import shlex
 import time
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -52,12 +51,13 @@ class PreprocessorOptions:
     max_expansion_tokens: int = 20_000_000  # stops "macro bombs" with an error, not a hang
     timestamp: float | None = None  # seconds since the epoch for __DATE__/__TIME__
     predefined: bool = True  # False: none of the OpenCL/target macros (like -undef)
+    error_limit: int = 20  # -ferror-limit=N: stop after N errors (clang's default 20; 0: no limit)
 
     @classmethod
     def from_args(cls, args: str | Sequence[str]) -> "PreprocessorOptions":
         """Options from a clang-style command line; options for other phases are ignored,
         so the same string can be given to the whole compiler."""
-        argv = shlex.split(args) if isinstance(args, str) else list(args)
+        argv = split_command_line(args) if isinstance(args, str) else list(args)
         opts = cls()
         defines, undefines, incs, exts = [], [], [], []
         i = 0
@@ -84,9 +84,47 @@ class PreprocessorOptions:
                     opts.warnings_as_errors = True
                 elif a == "-Wunknown-pragmas":
                     opts.warn_unknown_pragmas = True
+                elif a.startswith("-ferror-limit=") and a[len("-ferror-limit="):].isdigit():
+                    opts.error_limit = int(a[len("-ferror-limit="):])
             i += 1
         opts.defines, opts.undefines, opts.include_dirs, opts.extensions = defines, undefines, incs, exts
         return opts
+
+
+def split_command_line(text: str) -> list[str]:
+    """An options string split into arguments as clang splits one (LLVM's GNU command-line
+    tokenizer, used for response files): whitespace separates; a backslash takes the next
+    character literally; '...' and "..." group (a backslash escapes inside either); an
+    unterminated quote runs to the end of the string, without an error, as in clang."""
+    args: list[str] = []
+    token: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\" and i + 1 < n:
+            token.append(text[i + 1])
+            i += 2
+            continue
+        if c in "'\"":
+            i += 1
+            while i < n and text[i] != c:
+                if text[i] == "\\" and i + 1 < n:
+                    i += 1
+                token.append(text[i])
+                i += 1
+            i += 1
+            continue
+        if c in " \t\r\n\v\f":
+            if token:
+                args.append("".join(token))
+                token = []
+            i += 1
+            continue
+        token.append(c)
+        i += 1
+    if token:
+        args.append("".join(token))
+    return args
 
 
 @dataclass

@@ -10,9 +10,9 @@ into located diagnostics and goes on with the next statement, so one run reports
 from __future__ import annotations
 
 from . import ast
-from .types import (ATOMIC_TYPES, BOOL, BUILTIN_TYPEDEFS, CHAR, DOUBLE, EVENT_T, FLOAT, HALF, INT, LONG, SHORT,
-                    UCHAR, UINT, ULONG, USHORT, VOID, Array, CType, EventType, Function, Pointer, Record,
-                    Scalar, Vector, common_scalar, rank, type_from_name)
+from .types import (ATOMIC_TYPES, BOOL, BUILTIN_TYPEDEFS, CHAR, DOUBLE, EVENT_T, FLOAT, HALF, IMAGE_GEOMETRY, INT,
+                    LONG, SAMPLER_T, SHORT, UCHAR, UINT, ULONG, USHORT, VOID, Array, CType, EventType, Function,
+                    Image, Pointer, Record, Scalar, Vector, common_scalar, rank, type_from_name)
 
 
 class SemaError(Exception):
@@ -103,7 +103,7 @@ _WORD_TYPES = {
     ("unsigned", "long"): ULONG, ("unsigned", "long", "int"): ULONG, ("float",): FLOAT,
     ("double",): DOUBLE, ("half",): HALF, ("void",): VOID, ("bool",): BOOL, ("_Bool",): BOOL,
 }
-UNSUPPORTED_TYPE_WORDS = {"sampler_t": "samplers", "queue_t": "device-side enqueue",
+UNSUPPORTED_TYPE_WORDS = {"queue_t": "device-side enqueue",
                           "clk_event_t": "device-side enqueue", "ndrange_t": "device-side enqueue",
                           "reserve_id_t": "pipes", "kernel_enqueue_flags_t": "device-side enqueue",
                           "clk_profiling_info": "device-side enqueue"}
@@ -145,8 +145,12 @@ class TypeResolver:
         return t
 
     def named(self, name: str, node, scope: Scope) -> CType:
+        if name in IMAGE_GEOMETRY:
+            return Image(name)  # read_only unless an access qualifier says otherwise (declarator)
         if name.startswith("image") and name.endswith("_t"):
-            raise not_supported(f"image type '{name}'", node)
+            raise not_supported(f"image type '{name}' (cl_khr_gl_msaa_sharing)", node)
+        if name == "sampler_t":
+            return SAMPLER_T
         if name in UNSUPPORTED_TYPE_WORDS:
             raise not_supported(f"{UNSUPPORTED_TYPE_WORDS[name]} ('{name}')", node)
         if name in ENUM_LIKE:
@@ -214,7 +218,7 @@ class TypeResolver:
             inner = ft
             while inner.is_array:
                 inner = inner.elem
-            if isinstance(inner, EventType):  # §1.9 #16
+            if isinstance(inner, EventType) or inner.is_opaque:  # §1.9 #16, §6.12.14 (images, samplers)
                 raise SemaError(f"the '{inner}' type cannot be used to declare a structure or union field", f)
             if ft.is_record and not ft.complete:
                 raise SemaError(f"field has incomplete type '{ft}'", f)
@@ -234,17 +238,24 @@ class TypeResolver:
             if "restrict" in node.qualifiers:
                 raise SemaError(f"restrict requires a pointer or reference ('{self.base(node, scope)}' is "
                                 "invalid)", node.restrict_tok or node)
-            return self.base(node, scope), {"space": node.address_space, "const": "const" in node.qualifiers,
-                                            "access": node.access, "volatile": "volatile" in node.qualifiers}
+            t = self.base(node, scope)
+            if node.access is not None or t.is_image:
+                t = self.image_access(t, node)
+            return t, {"space": node.address_space, "const": "const" in node.qualifiers,
+                       "access": node.access, "volatile": "volatile" in node.qualifiers}
         if isinstance(node, ast.PointerType):
             pointee, q = self.declarator(node.pointee, scope)
             if pointee.is_function:
                 raise SemaError("pointers to functions are not allowed", node)
+            if pointee.is_opaque:  # §6.12.14: images and samplers are never pointed to
+                raise _at_name(SemaError(f"pointer to type '{_spelled(pointee, q)}' is invalid in OpenCL", node))
             space = q["space"] or self.default_pointee_space()
             p = Pointer(pointee, space, q["const"], q.get("volatile", False))
             return p, {"space": node.address_space, "const": "const" in node.qualifiers, "access": None}
         if isinstance(node, ast.ArrayType):
             elem, q = self.declarator(node.element, scope)
+            if elem.is_opaque:  # §6.12.14: nor put in arrays (clang: at the '[')
+                raise SemaError(f"array of '{_spelled(elem, q)}' type is invalid in OpenCL", node)
             length = None
             if node.size is not None:
                 length = self.sema.try_const_int(node.size, scope)
@@ -264,7 +275,12 @@ class TypeResolver:
             params = []
             only_void = len(node.params) == 1 and node.params[0].name is None
             for p in node.params:
-                pt, _ = self.declarator(p.type, scope)
+                try:
+                    pt, _ = self.declarator(p.type, scope)
+                except SemaError as exc:  # an error clang places at a parameter's name
+                    if getattr(exc, "at_name", False) and p.name is not None:
+                        exc.node, exc.at_name = p, False
+                    raise
                 if pt == VOID and not only_void:
                     raise SemaError("argument may not have 'void' type" if p.name else
                                     "'void' must be the first and only parameter if specified", p)
@@ -278,9 +294,32 @@ class TypeResolver:
             raise not_supported("blocks", node)
         raise SemaError(f"unexpected type node {type(node).__name__}", node)
 
+    def image_access(self, t: CType, node) -> CType:
+        """The access qualifier written before a type (§6.6): images only (pipes are not
+        supported); read_write from OpenCL C 2.0 (clang-15's wording for earlier versions)."""
+        access = node.access
+        if not t.is_image:
+            raise SemaError("access qualifier can only be used for pipe and image type", node)
+        if access is None:
+            return t
+        if access == "read_write" and self.cl_std < 200:
+            raise SemaError(f"access qualifier 'read_write' can not be used for '__read_write {t.name}' prior to "
+                            "OpenCL C version 2.0 or in version 3.0 and without __opencl_c_read_write_images "
+                            "feature", node)
+        return Image(t.name, access)
+
     def default_pointee_space(self) -> str:
         # §1.5.4 (1.x: private) versus §1.5.5 (2.0: generic); the language version decides.
         return "generic" if self.cl_std >= 200 else "private"
+
+
+def _at_name(exc: SemaError) -> SemaError:
+    exc.at_name = True  # clang reports it at the declared name (codegen.decl_type, parameters above)
+    return exc
+
+
+def _spelled(t: CType, q: dict) -> str:
+    return f"const {t}" if q.get("const") else str(t)
 
 
 def adjust_parameter(t: CType) -> CType:
@@ -415,6 +454,8 @@ def check_implicit(src: CType, dst: CType, node, what: str = "assigning to", whe
         raise SemaError(conversion_message(what, src, dst, "pointer to int"), where, "-Wint-conversion")
     if dst.is_record and src is dst:
         return
+    if dst.is_sampler and src.is_scalar and src.is_integer and what != "assigning to":
+        return  # an integer constant initialises a sampler_t (§6.13.14.1; codegen_expr.convert)
     raise SemaError(conversion_message(what, src, dst), where)
 
 

@@ -61,13 +61,35 @@ class SourceBuffer:
         i = bisect.bisect_right(starts, offset) - 1
         return i + 1, offset - starts[i] + 1
 
-    def line_text(self, line: int) -> str:
+    def line_span(self, line: int) -> tuple[int, int]:
+        """The offsets where physical ``line`` begins and ends (before its newline); (0, 0) for a
+        line the buffer does not have."""
         starts = self.line_starts()
         if not 1 <= line <= len(starts):
-            return ""
-        begin = starts[line - 1]
-        end = starts[line] - 1 if line < len(starts) else len(self.text)
+            return 0, 0
+        return starts[line - 1], starts[line] - 1 if line < len(starts) else len(self.text)
+
+    def line_text(self, line: int) -> str:
+        begin, end = self.line_span(line)
         return self.text[begin:end].rstrip("\r")
+
+    def echo(self, line: int, col: int) -> tuple[str, int]:
+        """The source line a diagnostic at ``line``:``col`` shows, and the caret's column in it.
+        A line longer than ``ECHO_LIMIT`` is clipped to ``ECHO_CONTEXT`` columns either side of
+        the caret, with "..." where it was cut (as clang clips to -fmessage-length), so each
+        diagnostic costs the same however long its line."""
+        begin, end = self.line_span(line)
+        if end - begin <= ECHO_LIMIT:
+            return self.text[begin:end].rstrip("\r"), col
+        caret = begin + col - 1
+        low, high = max(begin, caret - ECHO_CONTEXT), min(end, caret + ECHO_CONTEXT)
+        front = "..." if low > begin else ""
+        back = "..." if high < end else ""
+        return front + self.text[low:high].rstrip("\r") + back, col - (low - begin) + len(front)
+
+
+ECHO_LIMIT = 1024  # longer source lines are clipped around the caret in diagnostics
+ECHO_CONTEXT = 80  # columns kept either side of the caret in a clipped line
 
 
 class SourceManager:
@@ -84,6 +106,13 @@ class SourceManager:
         if 0 <= loc.buffer < len(self.buffers):
             return self.buffers[loc.buffer].line_text(loc.phys_line or loc.line)
         return ""
+
+    def echo(self, loc: SourceLocation) -> tuple[str, int]:
+        """The (possibly clipped) source line shown under a diagnostic at ``loc``, and the
+        caret's column in it (SourceBuffer.echo)."""
+        if 0 <= loc.buffer < len(self.buffers):
+            return self.buffers[loc.buffer].echo(loc.phys_line or loc.line, loc.col)
+        return "", loc.col
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,10 +189,10 @@ def _render_one(severity: str, message: str, loc: SourceLocation | None, sources
     if loc is None:
         return f"{severity}: {message}"
     text = f"{loc.file}:{loc.line}:{loc.col}: {severity}: {message}"
-    line = sources.line_text(loc) if sources is not None else ""
+    line, col = sources.echo(loc) if sources is not None else ("", loc.col)
     if line:
         # Tabs are kept in the caret line so the caret lands under the right character.
-        indent = "".join(c if c == "\t" else " " for c in line[: loc.col - 1])
+        indent = "".join(c if c == "\t" else " " for c in line[: col - 1])
         if fixit is None:
             text += f"\n{line}\n{indent}^"
         else:

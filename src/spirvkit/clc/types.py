@@ -21,6 +21,9 @@ VECTOR_WIDTHS = (2, 3, 4, 8, 16)
 class CType:
     is_scalar = is_vector = is_pointer = is_array = is_record = is_function = is_void = False
     is_atomic = False
+    # Images and samplers (§6.13.14): opaque handles that exist only as values — parameters,
+    # constant samplers — never as objects in memory (is_opaque covers both).
+    is_image = is_sampler = is_opaque = False
     is_float = is_integer = is_bool = False
     kind = ""
     bits = 0
@@ -317,6 +320,67 @@ class EventType(CType):
 EVENT_T = EventType()
 
 
+@dataclass(frozen=True)
+class ImageGeometry:
+    """What an image type is to SPIR-V and to its built-ins: the OpTypeImage Dim, Arrayed and
+    Depth operands, the width of its coordinates (int/float, int2/float2 or int4/float4; the
+    layer of an array is the last used one) and of its OpImageQuerySize result."""
+
+    dim: str
+    arrayed: int
+    depth: int
+    coords: int
+    size: int
+
+
+# OpenCL C 2.0 §6.12.14 image types (image2d_depth_t and image2d_array_depth_t: cl_khr_depth_images,
+# core in 2.0); the msaa ones are cl_khr_gl_msaa_sharing, not supported.
+IMAGE_GEOMETRY = {
+    "image1d_t": ImageGeometry("1D", 0, 0, 1, 1),
+    "image1d_buffer_t": ImageGeometry("Buffer", 0, 0, 1, 1),
+    "image1d_array_t": ImageGeometry("1D", 1, 0, 2, 2),
+    "image2d_t": ImageGeometry("2D", 0, 0, 2, 2),
+    "image2d_array_t": ImageGeometry("2D", 1, 0, 4, 3),
+    "image3d_t": ImageGeometry("3D", 0, 0, 4, 3),
+    "image2d_depth_t": ImageGeometry("2D", 0, 1, 2, 2),
+    "image2d_array_depth_t": ImageGeometry("2D", 1, 1, 4, 3),
+}
+ACCESS_QUALIFIER = {"read_only": "ReadOnly", "write_only": "WriteOnly", "read_write": "ReadWrite"}
+
+
+@dataclass(frozen=True)
+class Image(CType):
+    """An image type with its access qualifier: as in clang, ``read_only image2d_t`` and
+    ``write_only image2d_t`` are different types (read_only when none is written)."""
+
+    name: str
+    access: str = "read_only"
+
+    is_image = is_opaque = True
+    size = 8  # clang (spir64): sizeof of any image or sampler is 8
+    align = 8
+
+    @property
+    def geometry(self) -> ImageGeometry:
+        return IMAGE_GEOMETRY[self.name]
+
+    def __str__(self):
+        return f"__{self.access} {self.name}"
+
+
+@dataclass(frozen=True)
+class SamplerType(CType):
+    is_sampler = is_opaque = True
+    size = 8
+    align = 8
+
+    def __str__(self):
+        return "sampler_t"
+
+
+SAMPLER_T = SamplerType()
+
+
 def vector_of(elem: Scalar, n: int) -> CType:
     return elem if n == 1 else Vector(elem, n)
 
@@ -383,4 +447,6 @@ def unqualified_name(t: CType) -> str:
         return t.spelling
     if isinstance(t, Record):
         return f"{t.kind} {t.name}" if t.name else t.kind
+    if isinstance(t, Image):  # the access qualifier goes to kernel_arg_access_qual (and OpTypeImage)
+        return t.name
     return str(t)

@@ -18,6 +18,7 @@ string, and a tuple/list is spliced in (several words: a 64-bit literal, a list 
 
 from __future__ import annotations
 
+import math
 import struct
 
 from .binary import encode_string
@@ -32,6 +33,27 @@ GENERATOR = 0
 
 class BuilderError(ValueError):
     """A builder call the grammar does not allow (unknown opcode or enumerant name)."""
+
+
+_FLOAT_FORMATS = {64: ("<d", "<Q"), 32: ("<f", "<I"), 16: ("<e", "<H")}
+
+
+def float_bits(value: float, width: int) -> int:
+    """The IEEE bits of ``value`` rounded to a float of ``width`` bits (to nearest even; beyond
+    the largest finite value, infinity, as C's conversions give)."""
+    float_fmt, int_fmt = _FLOAT_FORMATS[width]
+    value = float(value)
+    try:
+        packed = struct.pack(float_fmt, value)
+    except OverflowError:  # rounds past the largest finite value of the narrower format
+        packed = struct.pack(float_fmt, math.copysign(math.inf, value))
+    return struct.unpack(int_fmt, packed)[0]
+
+
+def round_float(value: float, width: int) -> float:
+    """``value`` rounded to a float of ``width`` bits, as a Python float (inf on overflow)."""
+    float_fmt, int_fmt = _FLOAT_FORMATS[width]
+    return struct.unpack(float_fmt, struct.pack(int_fmt, float_bits(value, width)))[0]
 
 
 def _flatten(operands) -> list[int]:
@@ -219,6 +241,22 @@ class ModuleBuilder:
     def type_event(self) -> int:
         return self._type(("event",), "OpTypeEvent")
 
+    def type_image(self, sampled_type: int, dim: str, depth: int, arrayed: int, ms: int, sampled: int,
+                   image_format: str, access: str | None = None) -> int:
+        """OpTypeImage; ``access`` (an AccessQualifier name) is the Kernel-only last operand."""
+        operands = [sampled_type, self.enum("Dim", dim), depth, arrayed, ms, sampled,
+                    self.enum("ImageFormat", image_format)]
+        if access is not None:
+            operands.append(self.enum("AccessQualifier", access))
+        key = ("image", sampled_type, dim, depth, arrayed, ms, sampled, image_format, access)
+        return self._type(key, "OpTypeImage", *operands)
+
+    def type_sampler(self) -> int:
+        return self._type(("sampler",), "OpTypeSampler")
+
+    def type_sampled_image(self, image_type: int) -> int:
+        return self._type(("sampled_image", image_type), "OpTypeSampledImage", image_type)
+
     # -- constants --------------------------------------------------------------------------
 
     def _const(self, key: tuple, opname: str, type_id: int, *operands) -> int:
@@ -237,12 +275,7 @@ class ModuleBuilder:
             return self.constant_bool(bool(value))
         width = info[1]
         if info[0] == "float":
-            if width == 64:
-                bits = struct.unpack("<Q", struct.pack("<d", float(value)))[0]
-            elif width == 32:
-                bits = struct.unpack("<I", struct.pack("<f", float(value)))[0]
-            else:
-                bits = struct.unpack("<H", struct.pack("<e", float(value)))[0]
+            bits = float_bits(value, width if width in (32, 64) else 16)
         else:
             bits = int(value) & ((1 << width) - 1)
         words = (bits & 0xFFFFFFFF, bits >> 32) if width == 64 else (bits,)
@@ -258,6 +291,12 @@ class ModuleBuilder:
     def constant_composite(self, type_id: int, parts) -> int:
         return self._const(("composite", type_id, tuple(parts)), "OpConstantComposite", type_id,
                            list(parts))
+
+    def constant_sampler(self, type_id: int, addressing: str, normalized: bool, filter_mode: str) -> int:
+        """OpConstantSampler (a literal sampler: Kernel's LiteralSampler capability)."""
+        return self._const(("sampler", type_id, addressing, bool(normalized), filter_mode), "OpConstantSampler",
+                           type_id, self.enum("SamplerAddressingMode", addressing), int(bool(normalized)),
+                           self.enum("SamplerFilterMode", filter_mode))
 
     def undef(self, type_id: int) -> int:
         return self._const(("undef", type_id), "OpUndef", type_id)

@@ -1,0 +1,162 @@
+"""Hostile OpenCL C input (issue 21): every case ends in clang's diagnostics or clang's result,
+quickly and in time linear in the input, never a traceback, a hang or a MemoryError."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+import time
+
+import pytest
+
+import spirvkit
+from spirvkit.clc.preprocessor import PreprocessorOptions, split_command_line
+from spirvkit.errors import CompileError
+from spirvkit.spirv.module import Module
+
+KERNEL = "kernel void k(global float *p) {{ {} }}\n"
+
+
+def _errors(source: str, options: str = "") -> CompileError:
+    with pytest.raises(CompileError) as info:
+        spirvkit.compile_cl(source, options)
+    return info.value
+
+
+def _float_constants(binary: bytes) -> set[int]:
+    module = Module.from_bytes(binary)
+    return {inst.words[3] for inst in module.instructions if inst.opname == "OpConstant"
+            and module.definition(inst.words[1]).opname == "OpTypeFloat"}
+
+
+# -- options strings are split as clang splits one ---------------------------------------------
+
+@pytest.mark.parametrize("text, argv", [
+    ('-D X="unterminated', ["-D", "X=unterminated"]),  # the quote runs to the end: no error in clang
+    ("-DA='a b' -DB=c\\ d", ["-DA=a b", "-DB=c d"]),
+    ('-DE="q\\"r" \'\' -DG=u"v w"x', ['-DE=q"r', "-DG=uv wx"]),
+    ("  ", []),
+])
+def test_options_are_split_like_clang(text, argv):
+    # clang-15 @file gives the same arguments (checked with -###).
+    assert split_command_line(text) == argv
+
+
+def test_unterminated_quote_in_options_is_no_traceback():
+    binary = spirvkit.compile_cl("kernel void k(global int *p) { p[0] = 1; }", '-D X="unterminated')
+    assert binary[:4] == struct.pack("<I", 0x07230203)
+    assert PreprocessorOptions.from_args('-D X="unterminated').defines == ["X=unterminated"]
+
+
+def test_cc_with_unterminated_quote_in_a_define(tmp_path):
+    src = tmp_path / "k.cl"
+    src.write_text("kernel void k(global int *p) { p[0] = 1; }\n")
+    result = subprocess.run([sys.executable, "-m", "spirvkit", "cc", str(src), "-o", str(tmp_path / "k.spv"),
+                             "-D", 'X="unterminated'], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+
+
+# -- float literals out of range (-Wliteral-range), single-precision constants -----------------
+
+def test_single_precision_constant_past_float_range_is_inf():
+    diagnostics: list = []
+    binary = spirvkit.compile_cl(KERNEL.format("p[0] = 1e39; p[1] = 1e300 * 2.0;"),
+                                 "-cl-single-precision-constant", diagnostics=diagnostics)
+    assert 0x7F800000 in _float_constants(binary)
+    assert diagnostics == []  # clang-15: a double literal that fits, cast to float: no warning
+
+
+def test_literal_range_warnings_match_clang():
+    # clang-15 -cl-std=CL1.2 gives exactly these warnings for this line, and inf / 0 constants.
+    diagnostics: list = []
+    source = KERNEL.format("p[0] = 1e39f; p[1] = 1e-50f; p[2] = 1e999999999; p[3] = 0x1p999999999999f; "
+                           "p[4] = 1e-999999999; p[5] = 0.0e99999;")
+    start = time.perf_counter()
+    spirvkit.compile_cl(source, diagnostics=diagnostics)
+    assert time.perf_counter() - start < 10
+    got = [d.render(None).splitlines()[0].removeprefix("<source>:") for d in diagnostics]
+    assert got == [
+        "1:41: warning: magnitude of floating-point constant too large for type 'float'; maximum is 3.40282347E+38 "
+        "[-Wliteral-range]",
+        "1:55: warning: magnitude of floating-point constant too small for type 'float'; minimum is 1.40129846E-45 "
+        "[-Wliteral-range]",
+        "1:70: warning: magnitude of floating-point constant too large for type 'double'; maximum is "
+        "1.7976931348623157E+308 [-Wliteral-range]",
+        "1:90: warning: magnitude of floating-point constant too large for type 'float'; maximum is 3.40282347E+38 "
+        "[-Wliteral-range]",
+        "1:116: warning: magnitude of floating-point constant too small for type 'double'; minimum is "
+        "4.9406564584124654E-324 [-Wliteral-range]",
+    ]
+
+
+def test_constant_folding_past_float_range_is_inf():
+    binary = spirvkit.compile_cl(KERNEL.format("p[0] = 3e38f * 10.0f;"))
+    assert 0x7F800000 in _float_constants(binary)
+
+
+def test_integer_literal_of_thousands_of_digits():
+    e = _errors(KERNEL.format("p[0] = " + "9" * 5000 + ";"))
+    assert e.message == "integer literal is too large to be represented in any integer type"
+    e = _errors("#if " + "9" * 5000 + "\n#endif\n" + KERNEL.format(""))
+    assert "too large" in e.message
+
+
+# -- -ferror-limit and long lines --------------------------------------------------------------
+
+def _many_errors(n: int) -> str:
+    return "kernel void k(global int *p) { " + "p[0] = zz; " * n + "}\n"
+
+
+def test_error_limit_stops_code_generation_errors():
+    e = _errors(_many_errors(30))
+    lines = str(e).splitlines()
+    assert sum(": error: use of undeclared identifier 'zz'" in line for line in lines) == 20
+    assert lines[-2:] == ["fatal error: too many errors emitted, stopping now [-ferror-limit=]", "21 errors generated."]
+
+
+@pytest.mark.parametrize("limit, shown", [("2", 2), ("0", 30)])
+def test_error_limit_option(limit, shown):
+    text = str(_errors(_many_errors(30), f"-ferror-limit={limit}"))
+    assert text.count("use of undeclared identifier") == shown
+    assert ("too many errors emitted" in text) == (limit != "0")
+
+
+def test_error_limit_value_must_be_a_number():
+    e = _errors(_many_errors(1), "-ferror-limit=abc")
+    assert str(e) == "<command line>: error: invalid integral value 'abc' in '-ferror-limit abc'"
+
+
+def test_long_line_is_clipped_around_the_caret():
+    source = "kernel void k(global int *p) { " + "p[0] = 1; " * 2000 + "p[1] = zz; }\n"
+    lines = str(_errors(source)).splitlines()
+    assert lines[0] == f"<source>:1:{source.index('zz') + 1}: error: use of undeclared identifier 'zz'"
+    echoed, caret = lines[1], lines[2]
+    assert echoed.startswith("...") and len(echoed) < 200
+    assert echoed[caret.index("^"):].startswith("zz; }")
+
+
+def test_short_lines_are_echoed_whole():
+    lines = str(_errors(_many_errors(1))).splitlines()
+    assert lines[1] == _many_errors(1).rstrip("\n")
+
+
+@pytest.mark.parametrize("options", ["", "-ferror-limit=0"])
+def test_many_errors_on_one_huge_line_stay_linear(options):
+    source = _many_errors(20000)  # 220 KB on one line, 20,000 errors
+    start = time.perf_counter()
+    text = str(_errors(source, options))
+    assert time.perf_counter() - start < 30
+    assert len(text) < 400 * (20 if not options else 20000) + 1000
+
+
+def test_no_error_limit_keeps_lexical_warnings_plain():
+    diagnostics: list = []
+    spirvkit.compile_cl(KERNEL.format("p[0] = 1e39f;"), "-ferror-limit=0", diagnostics=diagnostics)
+    assert [d.severity for d in diagnostics] == ["warning"]
+
+
+def test_lexical_errors_obey_the_error_limit_option():
+    source = "kernel void k(global int *p) { int a[] = {" + ", ".join(["08"] * 40) + "}; }"
+    text = str(_errors(source, "-ferror-limit=3"))
+    assert text.count("invalid digit '8' in octal constant") == 3 and "too many errors emitted" in text
