@@ -32,6 +32,7 @@ from .errors import (
     SpirvError,
     SpirvkitError,
 )
+from .runtime.images import Image, Sampler, supported_image_formats
 from .runtime.printf import PrintfBufferFull, PrintfCapture, capture_printf
 from .spirv.binary import Instruction, Operand
 from .spirv.grammar import load_grammar
@@ -50,6 +51,7 @@ __all__ = [
     "BinaryError",
     "Diagnostic",
     "ExecutionError",
+    "Image",
     "Instruction",
     "Kernel",
     "KernelArgumentError",
@@ -65,6 +67,7 @@ __all__ = [
     "PrintfCapture",
     "capture_printf",
     "Program",
+    "Sampler",
     "SpirvError",
     "SpirvkitError",
     "ValidatorOptions",
@@ -73,5 +76,6 @@ __all__ = [
     "compile_cl",
     "disassemble",
     "load_grammar",
+    "supported_image_formats",
     "validate",
 ]

@@ -17,7 +17,8 @@ Arguments, in kernel-parameter order: a numpy array for a ``__global``/``__const
 (zero-copy: results land in the array), ``LocalMemory(nbytes)`` for a ``__local`` pointer, a
 numpy scalar or Python number for a by-value scalar (converted to the parameter's type and
 range-checked), a 1-D array of n elements for a by-value vector, a numpy structured scalar for a
-by-value struct.
+by-value struct, a ``spirvkit.Image`` for an image (zero-copy over its array) and a
+``spirvkit.Sampler`` for a ``sampler_t`` (see runtime/images.py and docs/images.md).
 
 Tiers. A kernel's first launch runs a *quick* build (tier 1: a cheap LLVM pipeline, compiled in
 a few to a few tens of ms; with the loop vectoriser for a kernel with inner loops turned inside

@@ -78,6 +78,7 @@ def _cmd_run(args) -> int:
 
     from .api import Program
     from .run_args import output_path, parse_arg, parse_sizes, summarize
+    from .runtime.images import Image
 
     program = Program(args.input)
     names = program.kernel_names
@@ -99,7 +100,10 @@ def _cmd_run(args) -> int:
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
     for info, value in zip(kernel.args, values):
-        if isinstance(value, np.ndarray) and info.address_space in ("global", "generic"):
+        image = isinstance(value, Image)
+        if image:
+            value = value.data          # its texels, as the kernel left them
+        if isinstance(value, np.ndarray) and (image or info.address_space in ("global", "generic")):
             print(summarize(f"{info.name} ({info.type})", value))
             if args.out:
                 path = output_path(args.out, info.index, info.name)

@@ -9,6 +9,14 @@ Argument forms, one ``--arg`` per kernel parameter, in order:
 - ``local:NBYTES``                     a ``__local`` buffer
 - ``5``, ``-2``, ``0.25``              a by-value scalar
 - ``1,2,3,4``                          a by-value vector
+- ``image2d:RGBA:UNORM_INT8:SOURCE``   an image (``image1d``, ``image1d_buffer``, ``image1d_array``,
+                                       ``image2d``, ``image2d_array``, ``image3d``; the channel order and
+                                       type as the OpenCL names without ``CL_``); SOURCE is a .npy file or
+                                       a generator whose shape is the image's array shape, e.g.
+                                       ``image2d:RGBA:FLOAT:zeros:64x64x4`` (see ``spirvkit.Image``)
+- ``sampler:norm,REPEAT,LINEAR``        a sampler: ``norm`` or ``unnorm``, an addressing mode (NONE,
+                                       CLAMP_TO_EDGE, CLAMP, REPEAT, MIRRORED_REPEAT), a filter mode
+                                       (NEAREST, LINEAR)
 
 A generated array's element type is the pointer parameter's pointee type (``float*`` ->
 float32); append ``:DTYPE`` to choose another (``range:1024:int32``). N may be a shape:
@@ -65,6 +73,10 @@ def parse_arg(spec: str, program, kernel, index: int):
         except ValueError:
             raise KernelArgumentError(f"{where}: local:NBYTES needs a number of bytes") from None
     head = spec.split(":", 1)[0].lower()
+    if head.startswith("image"):
+        return _image(spec, where)
+    if head == "sampler":
+        return _sampler(spec, where)
     if head in _GENERATORS:
         return _generate(spec, where, default_dtype(program, kernel, index))
     if spec.endswith(".npy"):
@@ -76,6 +88,42 @@ def parse_arg(spec: str, program, kernel, index: int):
         raise KernelArgumentError(f"{where} is a {info.address_space} pointer ({info.type}): give a .npy file, "
                                   f"a generator ({', '.join(g + ':N' for g in _GENERATORS)}) or local:NBYTES")
     return _literal(spec, where, default_dtype(program, kernel, index))
+
+
+def _image(spec: str, where: str):
+    from .runtime.images import CHANNEL_TYPES, Image
+
+    parts = spec.split(":", 3)
+    if len(parts) < 4:
+        raise KernelArgumentError(f"{where}: an image is imageTYPE:ORDER:CHANNEL_TYPE:SOURCE, "
+                                  f"e.g. image2d:RGBA:UNORM_INT8:file.npy")
+    kind, order, ctype, source = parts
+    if ctype not in CHANNEL_TYPES:
+        raise KernelArgumentError(f"{where}: unknown channel type {ctype!r}; one of {', '.join(CHANNEL_TYPES)}")
+    if source.split(":", 1)[0].lower() in _GENERATORS:
+        data = _generate(source, where, np.dtype(CHANNEL_TYPES[ctype][0]))
+    else:
+        try:
+            data = np.ascontiguousarray(np.load(source, allow_pickle=False))
+        except (OSError, ValueError) as exc:
+            raise KernelArgumentError(f"{where}: cannot load {source}: {exc}") from None
+    try:
+        return Image(data, order, ctype, image_type=kind[len("image"):].lower())
+    except KernelArgumentError as exc:
+        raise KernelArgumentError(f"{where}: {exc}") from None
+
+
+def _sampler(spec: str, where: str):
+    from .runtime.images import Sampler
+
+    fields = spec.split(":", 1)[1].split(",") if ":" in spec else []
+    if len(fields) != 3 or fields[0].lower() not in ("norm", "unnorm"):
+        raise KernelArgumentError(f"{where}: a sampler is sampler:norm|unnorm,ADDRESSING,FILTER, "
+                                  f"e.g. sampler:norm,REPEAT,LINEAR")
+    try:
+        return Sampler(fields[0].lower() == "norm", fields[1].upper(), fields[2].upper())
+    except KernelArgumentError as exc:
+        raise KernelArgumentError(f"{where}: {exc}") from None
 
 
 def _generate(spec: str, where: str, dtype):

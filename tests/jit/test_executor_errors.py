@@ -474,10 +474,11 @@ OpFunctionEnd
         k(4, None, np.zeros(4, np.uint32))
 
 
-def test_image_parameter_not_supported():
+def test_image_parameter_needs_an_image():
+    # Images are supported (tests/jit/test_images.py); an array is not one.
     types = "%img = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly"
     k = simple([("im", "img"), ("a", "pCW_uint")], "", types=types, capabilities=("ImageBasic",))
-    with pytest.raises(spirvkit.NotSupportedError, match=r"OpTypeImage"):
+    with pytest.raises(spirvkit.KernelArgumentError, match=r"argument 0 \('im'\) is an image2d_t: pass a spirvkit.Image"):
         k(4, None, np.zeros(4, np.uint32), np.zeros(4, np.uint32))
 
 

@@ -64,3 +64,30 @@ THREAD = _layout([
 
 # Abort codes written to CONTEXT["abort"].
 ABORT_NONE, ABORT_FAULT, ABORT_CANCEL = 0, 1, 2
+
+# Image descriptor: what an image kernel argument points to (runtime/images.py fills it). The
+# image's size is (width, height, depth) in texels, with the layers of an image array as its
+# last size (height for 1D arrays is 1, depth their layer count), so one texel address formula
+# serves every image type: data + x*elem_bytes + y*row_pitch + z*slice_pitch.
+IMAGE = _layout([
+    ("data", 1),             # address of the first texel
+    ("data_end", 1),
+    ("size", 3),             # width, height, depth (layers of an image array)
+    ("elem_bytes", 1),
+    ("row_pitch", 1),
+    ("slice_pitch", 1),
+    ("channel_type", 1),     # SPIR-V ImageChannelDataType value (OpImageQueryFormat)
+    ("channel_order", 1),    # SPIR-V ImageChannelOrder value (OpImageQueryOrder)
+    ("channels", 1),         # components stored per texel (1 for packed types)
+    ("read_map", 1),         # byte k: the stored component read as r, g, b, a (4: 0, 5: 1)
+    ("write_map", 1),        # byte c: the r, g, b, a component stored as component c (4: 0)
+    ("border_alpha", 1),     # the border colour's alpha: 0 or 1 (its r, g, b are 0)
+    ("srgb", 1),             # 1: an sRGB order (r, g, b stored non-linearly)
+])
+
+# Sampler values, as OpenCL C spells them (CLK_* bits): what a sampler argument and an
+# OpConstantSampler become in the lowered code.
+SAMPLER_NORMALIZED = 0x1
+SAMPLER_ADDRESS_SHIFT = 1    # (bits >> 1) & 7: SPIR-V SamplerAddressingMode (None 0 ... RepeatMirrored 4)
+SAMPLER_LINEAR = 0x20
+SAMPLER_NEAREST = 0x10

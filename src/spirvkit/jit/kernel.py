@@ -50,7 +50,8 @@ class ArgSlot:
 
     index: int
     name: str
-    kind: str              # 'buffer' (global/constant/generic pointer), 'local', 'value', 'byval'
+    kind: str              # 'buffer' (global/constant/generic pointer), 'local', 'value', 'byval',
+                           # 'image' (descriptor address), 'sampler' (sampler_t bits)
     storage: str           # pointer storage class ('' for values)
     offset: int            # byte offset in the argument block
     size: int              # bytes in the block (values), pointee size (pointers)
@@ -83,6 +84,10 @@ def arg_layout(ml, spv_fn) -> tuple[list[ArgSlot], int]:
         elif t.kind in ("int", "float", "vector", "struct", "array", "bool"):
             kind, size, align = "value", ml.types.size(t), ml.types.align(t)
             slot_bytes = size
+        elif t.kind in ("image", "sampler"):
+            # An image: the address of its descriptor; a sampler: its sampler_t bits (the
+            # slot is loaded as the type's LLVM value, like a by-value argument).
+            kind, size, align, slot_bytes = t.kind, 8, 8, 8
         else:
             raise NotSupportedError(f"kernel parameter {name} of type {t.kind} {t.name}".rstrip())
         at = (at + align - 1) // align * align

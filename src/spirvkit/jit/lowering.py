@@ -13,7 +13,7 @@ from llvmlite import ir
 
 from ..errors import NotSupportedError
 from ..spirv.module import Function, Module
-from . import ops_arith, ops_composite, ops_control, ops_convert, ops_memory, ops_atomic, ops_ext  # noqa: F401 (register handlers)
+from . import ops_arith, ops_composite, ops_control, ops_convert, ops_memory, ops_atomic, ops_ext, ops_image  # noqa: F401 (register handlers)
 from .constants import CONSTANT_OPS, OP_UNDEF, ConstantEvaluator
 from .function import I64, PTR, BuiltinPtr, FunctionLowering, Ptr
 from .runtime_ir import RuntimeFunctions
@@ -119,6 +119,7 @@ class ModuleLowering:
         self.lines = self._line_table()
         self.barrier_functions = functions_with_barriers(module)
         self.printf_sites: list[dict] = []   # printf calls: format and argument kinds (opencl_printf.py)
+        self.image_functions = None           # texel and sampling routines (ops_image.py), on first use
 
     def fixed_word(self, name: str, index: int) -> ir.Constant | None:
         """A launch-state word this compilation fixes (the local size), else None."""
@@ -219,9 +220,9 @@ class ModuleLowering:
         op = inst.opcode
         if op in CONSTANT_OPS:
             t = self.types[inst.words[1]]
-            if op == 45:
-                raise NotSupportedError("OpConstantSampler (images and samplers)")
-            if t.kind == "pointer":   # OpConstantNull / OpUndef pointer
+            if op == 45:   # OpConstantSampler
+                value = ops_image.constant_sampler(inst)
+            elif t.kind == "pointer":   # OpConstantNull / OpUndef pointer
                 null = ir.Constant(PTR, None)
                 value = Ptr(null, null, null) if self.checked else Ptr(null)
             else:

@@ -19,6 +19,7 @@ OP_TYPE_VECTOR, OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY, OP_TYPE_STRUCT = 23, 28, 2
 OP_TYPE_POINTER, OP_TYPE_FUNCTION, OP_TYPE_FORWARD_POINTER = 32, 33, 39
 OP_TYPE_EVENT, OP_TYPE_DEVICE_EVENT, OP_TYPE_RESERVE_ID, OP_TYPE_QUEUE = 34, 35, 36, 37
 OP_TYPE_OPAQUE, OP_TYPE_UNTYPED_POINTER = 31, 4417
+OP_TYPE_IMAGE, OP_TYPE_SAMPLER, OP_TYPE_SAMPLED_IMAGE = 25, 26, 27
 
 _FLOAT_TYPES = {16: ir.HalfType(), 32: ir.FloatType(), 64: ir.DoubleType()}
 
@@ -26,7 +27,7 @@ _FLOAT_TYPES = {16: ir.HalfType(), 32: ir.FloatType(), 64: ir.DoubleType()}
 @dataclass
 class SpvType:
     """One SPIR-V type. ``kind`` is 'void', 'bool', 'int', 'float', 'vector', 'array', 'struct',
-    'pointer', 'function', 'event' or 'opaque'."""
+    'pointer', 'function', 'event', 'opaque', 'image', 'sampler' or 'sampled_image'."""
 
     id: int
     kind: str
@@ -41,6 +42,7 @@ class SpvType:
     ret: SpvType | None = None           # function return type
     pointee_id: int = 0                  # pointer: the pointee's id (resolves forward pointers)
     name: str = ""                       # opaque/unsupported types: the defining opcode
+    image: dict | None = None            # image types: dim, depth, arrayed, access (grammar names)
 
     @property
     def scalar(self) -> SpvType:
@@ -138,6 +140,21 @@ class TypeTable:
             ret = self[w[2]]
             params = [self[p] for p in w[3:]]
             t = SpvType(rid, "function", ir.VoidType(), ret=ret, params=params)
+        elif op == OP_TYPE_IMAGE:
+            # An image is the address of its descriptor (jit.abi.IMAGE); what the type says of
+            # it is what kernel arguments are checked against and coordinates are read by.
+            kinds = load_grammar().operand_kinds
+            access = kinds["AccessQualifier"].by_value[w[9]].name if len(w) > 9 else "ReadOnly"
+            t = SpvType(rid, "image", ir.PointerType(), name=inst.opname,
+                        image={"dim": kinds["Dim"].by_value[w[3]].name, "depth": w[4], "arrayed": w[5],
+                               "access": access})
+        elif op == OP_TYPE_SAMPLER:
+            # A sampler is its OpenCL C sampler_t value (CLK_* bits, jit.abi.SAMPLER_*).
+            t = SpvType(rid, "sampler", ir.IntType(32), width=32, name=inst.opname)
+        elif op == OP_TYPE_SAMPLED_IMAGE:
+            image = self[w[2]]
+            t = SpvType(rid, "sampled_image", ir.LiteralStructType([ir.PointerType(), ir.IntType(32)]),
+                        elem=image, name=inst.opname, image=image.image)
         elif op in (OP_TYPE_EVENT, OP_TYPE_DEVICE_EVENT, OP_TYPE_RESERVE_ID, OP_TYPE_QUEUE, OP_TYPE_OPAQUE):
             t = SpvType(rid, "opaque", ir.PointerType(), name=inst.opname)
         else:
@@ -176,6 +193,12 @@ def c_type_name(t: SpvType) -> str:
         return {8: "char", 16: "short", 32: "int", 64: "long"}.get(t.width, f"int{t.width}")
     if t.kind == "float":
         return {16: "half", 32: "float", 64: "double"}[t.width]
+    if t.kind == "image":
+        info = t.image
+        name = "1d_buffer" if info["dim"] == "Buffer" else info["dim"].lower()
+        return f"image{name}{'_array' if info['arrayed'] else ''}{'_depth' if info['depth'] else ''}_t"
+    if t.kind == "sampler":
+        return "sampler_t"
     return t.kind
 
 

@@ -14,6 +14,7 @@ from ..errors import KernelArgumentError, SpirvkitError
 from ..jit.constants import coerce
 from ..jit.kernel import ArgSlot
 from ..jit.types import SpvType, TypeTable, c_type_name
+from .images import bind_image, bind_sampler
 from .limits import check_local_memory
 
 _DTYPES = {("int", 8): np.int8, ("int", 16): np.int16, ("int", 32): np.int32, ("int", 64): np.int64,
@@ -76,6 +77,15 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
             words[slot.offset // 8: slot.offset // 8 + 2] = (local_at, value.nbytes)
             local_args.append((local_at, value.nbytes, f"{where}, a __local buffer"))
             local_at += value.nbytes
+        elif slot.kind == "image":
+            image = bind_image(value, t, where)
+            words[slot.offset // 8] = image.descriptor.ctypes.data
+            base = image.data.ctypes.data
+            # Its region names it in fault reports (image instructions check coordinates).
+            regions.append((base, base + image.data.nbytes, f"{where}, {image.describe()}"))
+            keep += [image, image.descriptor]
+        elif slot.kind == "sampler":
+            words[slot.offset // 8] = bind_sampler(value, where)
         else:
             data = _value_bytes(value, t, where, types)
             block[slot.offset: slot.offset + len(data)] = np.frombuffer(data, np.uint8)

@@ -211,7 +211,11 @@ def _fault(ctx: np.ndarray, kernel: LoadedKernel, bound: BoundArgs, regions, scr
     buffer = _describe_region(base, end, regions, bound, scratch, kernel)
     offset = addr - base
     what = {"load": "read", "store": "write", "atomic": "atomic access", "copy": "copy"}.get(site.kind, site.kind)
-    if base == end:
+    if site.kind.startswith("image"):
+        from .images import image_fault_detail
+
+        detail = image_fault_detail(addr, size, buffer)
+    elif base == end:
         detail = f"through a pointer that points into no buffer (address {addr:#x})"
     else:
         detail = f"of {size} byte(s) at byte offset {offset} of {buffer} ({end - base} bytes)"
