@@ -18,9 +18,14 @@ Arguments, in kernel-parameter order:
 - ``Local(nbytes)``: a ``__local`` pointer parameter;
 - a numpy scalar: a by-value scalar;
 - ``Value(data)``: any other by-value argument (vector, struct) as raw bytes in the device
-  layout (a 3-wide vector takes 4 elements' room).
+  layout (a 3-wide vector takes 4 elements' room);
+- ``Image(data, channel_order, channel_type, image_type)`` or a ``spirvkit.Image``: an image
+  argument, made from ``data`` (shaped and typed as ``spirvkit.Image`` takes it; the names
+  are the OpenCL ones without ``CL_``); its texels after the launch are returned, shaped as
+  ``data``;
+- ``Sampler(normalized, addressing, filter)`` or a ``spirvkit.Sampler``: a sampler argument.
 
-The result list has a numpy array for every buffer argument and ``None`` elsewhere, and with
+The result list has a numpy array for every buffer and image argument and ``None`` elsewhere, and with
 ``capture_stdout=True`` the text the launch printed at the end. PoCL builds each (source,
 options) once per recording session, unless ``fresh_program=True``: a source with program-scope
 ``__global`` variables that kernels modify needs a fresh program per launch so they start from
@@ -41,6 +46,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import spirvkit
 from peers import records
 from peers.pocl_client import PeerFailure, PoclClient
 from peers.records import Launch
@@ -68,6 +74,43 @@ class Value:
     """A by-value argument given as raw bytes (vectors, structs)."""
 
     data: bytes
+
+
+@dataclass(frozen=True, eq=False)
+class Image:
+    """An image argument: ``data`` as ``spirvkit.Image`` takes it (its shape gives the size;
+    ``image_type`` defaults from it as there)."""
+
+    data: np.ndarray
+    channel_order: str = "RGBA"
+    channel_type: str = "UNORM_INT8"
+    image_type: str | None = None
+
+
+@dataclass(frozen=True)
+class Sampler:
+    """A sampler argument, with the OpenCL names of the modes (``CLAMP_TO_EDGE``, ``LINEAR``)."""
+
+    normalized: bool = False
+    addressing: str = "CLAMP_TO_EDGE"
+    filter: str = "NEAREST"
+
+
+def _image_arg(image) -> tuple[str, dict]:
+    """An image argument as the launch carries it, checked by spirvkit.Image's constructor."""
+    if isinstance(image, Image):
+        image = spirvkit.Image(image.data, image.channel_order, image.channel_type, image.image_type,
+                               access="read_only")
+    data, order, ctype = image.data, image.channel_order, image.channel_type
+    return ("image", {"order": order, "type": ctype, "image_type": image.image_type, "size": image.shape,
+                      "cl_format": records.cl_image_format(order, ctype),
+                      "data": np.frombuffer(bytearray(data.tobytes()), data.dtype).reshape(data.shape)})
+
+
+def _sampler_arg(sampler) -> tuple[str, tuple]:
+    if isinstance(sampler, Sampler):
+        return ("sampler", (bool(sampler.normalized), sampler.addressing, sampler.filter))
+    return ("sampler", (sampler.normalized_coords, sampler.addressing_mode, sampler.filter_mode))
 
 
 def _sizes(size) -> tuple[int, ...] | None:
@@ -98,6 +141,10 @@ def make_launch(source: str | Path, kernel: str, global_size, local_size, args, 
             wired.append(("bytes", arg.tobytes()))
         elif isinstance(arg, np.generic):
             wired.append(("scalar", arg))
+        elif isinstance(arg, Image | spirvkit.Image):
+            wired.append(_image_arg(arg))
+        elif isinstance(arg, Sampler | spirvkit.Sampler):
+            wired.append(_sampler_arg(arg))
         else:
             raise TypeError(f"argument {index}: unsupported PoCL argument {arg!r}")
     return Launch(source, kernel, _sizes(global_size), _sizes(local_size), _sizes(global_offset), options,

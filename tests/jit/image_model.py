@@ -194,10 +194,11 @@ def axis(s, size: int, mode: str, normalized: bool, linear: bool):
 
 
 def sample(colors: np.ndarray, order: str, coord, sampler: dict, spatial: int, arrayed: bool,
-           integer: bool = False) -> list:
+           integer: bool = False, border: list | None = None) -> list:
     """A sampled read. ``colors``: the image's texels already read (``read_texel``), indexed
     [layer][z][y][x] -> 4 values (layer and z 0 when absent); ``coord``: the coordinate's
-    components; ``sampler``: normalized (bool), addressing, filter ('NEAREST' / 'LINEAR')."""
+    components; ``sampler``: normalized (bool), addressing, filter ('NEAREST' / 'LINEAR');
+    ``border``: another border colour than the spec's (to model a peer that departs from it)."""
     layers, depth, height, width = colors.shape[:4]
     sizes = [width, height, depth][:spatial]
     layer = 0
@@ -205,7 +206,7 @@ def sample(colors: np.ndarray, order: str, coord, sampler: dict, spatial: int, a
         layer = _clamp(int(np.rint(F(coord[spatial]))), 0, layers - 1)
     linear = sampler["filter"] == "LINEAR" and not integer
     axes = [axis(coord[d], sizes[d], sampler["addressing"], sampler["normalized"], linear) for d in range(spatial)]
-    border = border_color(order, integer)
+    border = border_color(order, integer) if border is None else border
 
     def texel(indices):
         idx = list(indices) + [0] * (3 - len(indices))

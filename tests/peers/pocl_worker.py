@@ -12,8 +12,10 @@ Requests (dicts, key ``op``):
 - ``probe``: find a PoCL CPU device that builds and runs a smoke kernel; answers the device's
   facts or, per platform tried, why it failed. ``SPIRVKIT_POCL_PLATFORM`` (a substring of the
   platform's version string, e.g. ``3.1+debian``) restricts the choice.
-- ``run``: one launch (see ``tests/pocl.py``'s ``Launch``); answers the buffers afterwards and
-  the printed text, or the build or launch error.
+- ``run``: one launch (see ``tests/peers/records.py``'s ``Launch``); answers the buffers and
+  images afterwards and the printed text, or the build or launch error. An image is made with
+  ``COPY_HOST_PTR`` from its texels (a 1D buffer image over a buffer made so) and read back
+  whole after the launch.
 - ``selftest``: ``crash`` (the process dies of SIGSEGV) or ``hang`` (it never answers), for the
   isolation tests; neither needs PoCL.
 """
@@ -157,7 +159,15 @@ class Peer:
                 if kind == "buffer":
                     buf = cl.Buffer(self.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=value)
                     cl_args.append(buf)
-                    buffers.append((index, buf, value))
+                    buffers.append((index, buf, value, None))
+                elif kind == "image":
+                    image, memory, copy = self.image(value)
+                    cl_args.append(image)
+                    buffers.append((index, memory, value["data"], copy))
+                elif kind == "sampler":
+                    normalized, addressing, filter_mode = value
+                    cl_args.append(cl.Sampler(self.context, normalized, getattr(cl.addressing_mode, addressing),
+                                              getattr(cl.filter_mode, filter_mode)))
                 elif kind == "local":
                     cl_args.append(cl.LocalMemory(value))
                 elif kind == "bytes":
@@ -168,7 +178,40 @@ class Peer:
             printed = self._launch(kernel, launch, buffers)
         except cl.Error as err:
             return {"ok": False, "error": f"PoCL launch failed: {err}"}
-        return {"ok": True, "buffers": {index: host for index, _, host in buffers}, "stdout": printed}
+        return {"ok": True, "buffers": {index: host for index, _, host, _ in buffers}, "stdout": printed}
+
+    IMAGE_TYPES = {"1d": "IMAGE1D", "1d_buffer": "IMAGE1D_BUFFER", "1d_array": "IMAGE1D_ARRAY", "2d": "IMAGE2D",
+                   "2d_array": "IMAGE2D_ARRAY", "3d": "IMAGE3D", "2d_depth": "IMAGE2D",
+                   "2d_array_depth": "IMAGE2D_ARRAY"}
+
+    def image(self, value: dict):
+        """A cl.Image holding ``value``'s texels, the memory object they are read back from after
+        the launch, and how (a function of the queue, the memory object and the host array;
+        None for a buffer)."""
+        cl = self.cl
+        mf = cl.mem_flags
+        host = value["data"]
+        desc = cl.ImageDescriptor()
+        desc.image_type = getattr(cl.mem_object_type, self.IMAGE_TYPES[value["image_type"]])
+        desc.shape = tuple(value["size"])
+        if value["image_type"] in ("1d_array", "2d_array", "2d_array_depth"):
+            # The shape setter takes the array size from the third number: a 1D array's is the second.
+            desc.array_size = value["size"][-1]
+        desc.pitches = (0, 0)
+        desc.num_mip_levels = desc.num_samples = 0
+        image_format = cl.ImageFormat(*value["cl_format"])
+        if value["image_type"] == "1d_buffer":
+            # The descriptor does not keep the buffer alive: the caller holds it until the copy.
+            buffer = cl.Buffer(self.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
+            desc.buffer = buffer
+            return cl.Image(self.context, mf.READ_WRITE, image_format, desc=desc), buffer, None
+        image = cl.Image(self.context, mf.READ_WRITE | mf.COPY_HOST_PTR, image_format, desc=desc, hostbuf=host)
+        region = tuple(value["size"]) + (1,) * (3 - len(value["size"]))
+
+        def copy(queue, memory, host):
+            # pyopencl's enqueue_copy takes 2D and 3D images only, not 1D ones and 1D arrays.
+            cl._cl._enqueue_read_image(queue, memory, (0, 0, 0), region, host, 0, 0)
+        return image, image, copy
 
     def _launch(self, kernel, launch: dict, buffers: list) -> str | None:
         cl = self.cl
@@ -176,8 +219,11 @@ class Peer:
         def enqueue():
             cl.enqueue_nd_range_kernel(self.queue, kernel, launch["global"], launch["local"],
                                        global_work_offset=launch["offset"])
-            for _, buf, host in buffers:
-                cl.enqueue_copy(self.queue, host, buf)
+            for _, memory, host, copy in buffers:
+                if copy is None:
+                    cl.enqueue_copy(self.queue, host, memory)
+                else:
+                    copy(self.queue, memory, host)
             self.queue.finish()
 
         if not launch["capture_stdout"]:

@@ -2,9 +2,10 @@
 ``tests/peers/records/*.json`` and read back by the tests on every machine.
 
 A launch is identified by a digest of everything that decides its result: the source, the
-kernel, the NDRange, the build options, and every argument (a buffer's dtype, shape and bytes).
-The tests regenerate their inputs from seeds, so only outputs are stored: each buffer's bytes
-after the launch, exactly (zlib, base64), or ``"same"`` when the launch left them unchanged, and
+kernel, the NDRange, the build options, and every argument (a buffer's dtype, shape and bytes;
+an image's format, type, shape and bytes; a sampler's three modes). The tests regenerate their
+inputs from seeds, so only outputs are stored: each buffer's or image's bytes after the launch,
+exactly (zlib, base64), or ``"same"`` when the launch left them unchanged, and
 the printed text for printf launches. A launch the peer could not do (build error, crash, hang)
 is recorded with the reason, so that a test asking for it fails saying so.
 
@@ -37,7 +38,10 @@ def _digest(data: bytes) -> str:
 @dataclass
 class Launch:
     """One PoCL launch, as the tests ask for it. ``args`` in kernel-parameter order, each
-    ``("buffer", array)``, ``("local", nbytes)``, ``("bytes", raw)`` or ``("scalar", value)``."""
+    ``("buffer", array)``, ``("local", nbytes)``, ``("bytes", raw)``, ``("scalar", value)``,
+    ``("image", {"order", "type", "image_type", "size", "cl_format", "data"})`` (``size`` as
+    OpenCL's image descriptor has it: width, height, depth or layers) or ``("sampler",
+    (normalized, addressing, filter))``."""
 
     source: str
     kernel: str
@@ -58,6 +62,12 @@ class Launch:
                 described.append([kind, int(value)])
             elif kind == "bytes":
                 described.append([kind, _digest(value)])
+            elif kind == "image":
+                data = value["data"]
+                described.append([kind, value["order"], value["type"], value["image_type"], data.dtype.str,
+                                  list(data.shape), _digest(data.tobytes())])
+            elif kind == "sampler":
+                described.append([kind, *value])
             else:
                 described.append([kind, np.asarray(value).dtype.str, np.asarray(value).tobytes().hex()])
         text = json.dumps({
@@ -75,14 +85,39 @@ class Launch:
                 "fresh": self.fresh, "capture_stdout": self.capture_stdout, "args": self.args}
 
 
+# --------------------------------------------------------------------------- images
+
+# OpenCL's channel order and channel type values (cl.h), by the names without CL_.
+CL_CHANNEL_ORDERS = {name: 0x10B0 + i for i, name in enumerate(
+    ("R", "A", "RG", "RA", "RGB", "RGBA", "BGRA", "ARGB", "INTENSITY", "LUMINANCE", "Rx", "RGx", "RGBx",
+     "DEPTH", "DEPTH_STENCIL", "sRGB", "sRGBx", "sRGBA", "sBGRA", "ABGR"))}
+CL_CHANNEL_TYPES = {name: 0x10D0 + i for i, name in enumerate(
+    ("SNORM_INT8", "SNORM_INT16", "UNORM_INT8", "UNORM_INT16", "UNORM_SHORT_565", "UNORM_SHORT_555",
+     "UNORM_INT_101010", "SIGNED_INT8", "SIGNED_INT16", "SIGNED_INT32", "UNSIGNED_INT8", "UNSIGNED_INT16",
+     "UNSIGNED_INT32", "HALF_FLOAT", "FLOAT"))}
+
+
+def cl_image_format(order: str, ctype: str) -> tuple[int, int]:
+    """(cl_channel_order, cl_channel_type) of a format named as spirvkit.Image names it."""
+    return CL_CHANNEL_ORDERS[order], CL_CHANNEL_TYPES[ctype]
+
+
+def _host_array(kind: str, value) -> np.ndarray | None:
+    """The array whose contents after the launch are an argument's output (buffers, images)."""
+    if kind == "buffer":
+        return value
+    return value["data"] if kind == "image" else None
+
+
 # --------------------------------------------------------------------------- encoding
 
 
 def encode_outputs(launch: Launch, buffers: dict, stdout: str | None) -> dict:
-    """A record entry's result part: every buffer after the launch (or "same")."""
+    """A record entry's result part: every buffer and image after the launch (or "same")."""
     outputs, dtypes = {}, {}
     for index, (kind, value) in enumerate(launch.args):
-        if kind != "buffer":
+        value = _host_array(kind, value)
+        if value is None:
             continue
         after = np.ascontiguousarray(buffers[index]).tobytes()
         if after == value.tobytes():
@@ -97,11 +132,12 @@ def encode_outputs(launch: Launch, buffers: dict, stdout: str | None) -> dict:
 
 
 def decode_outputs(launch: Launch, entry: dict) -> tuple[list, str | None]:
-    """The buffers (numpy arrays shaped as the launch's inputs; None for other arguments) and
-    the printed text of a record entry."""
+    """The buffers and images (numpy arrays shaped as the launch's inputs; None for other
+    arguments) and the printed text of a record entry."""
     results: list = [None] * len(launch.args)
     for index, (kind, value) in enumerate(launch.args):
-        if kind != "buffer":
+        value = _host_array(kind, value)
+        if value is None:
             continue
         stored = entry["outputs"][str(index)]
         raw = value.tobytes() if stored == "same" else zlib.decompress(base64.b64decode(stored))
