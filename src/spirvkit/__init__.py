@@ -15,10 +15,12 @@ run OpenCL kernels on the CPU::
 
 from __future__ import annotations
 
-__version__ = "0.1.0"  # before the imports: the kernel cache keys on it
+import sys
+import types
+from typing import TYPE_CHECKING
 
-from .api import ArgInfo, Kernel, LocalMemory, Program
-from .clc.compiler import compile_cl
+from ._lazy import lazy_exports
+from ._version import __version__
 from .errors import (
     AssemblyError,
     BinaryError,
@@ -32,18 +34,72 @@ from .errors import (
     SpirvError,
     SpirvkitError,
 )
-from .runtime.images import Image, Sampler, supported_image_formats
-from .runtime.printf import PrintfBufferFull, PrintfCapture, capture_printf
-from .spirv.binary import Instruction, Operand
-from .spirv.grammar import load_grammar
-from .spirv.module import Module
-from .spirv.text.assembler import assemble
-from .spirv.text.disassembler import disassemble
-from .validate import Diagnostic, ValidatorOptions
-# Binds the name ``validate`` to the function: ``import spirvkit; spirvkit.validate(binary)``. The
-# subpackage stays importable by its full name (``from spirvkit.validate import ...`` goes
-# through sys.modules, not through this attribute).
-from .validate import validate
+
+# The rest of the API is imported at first use (PEP 562), so that ``import spirvkit`` and the
+# commands that only read or write SPIR-V (``spirvkit dis``, ``as``, ``val``) never import numpy,
+# llvmlite or the JIT: name -> the module that defines it.
+_LAZY = {
+    "ArgInfo": ".api",
+    "Kernel": ".api",
+    "LocalMemory": ".api",
+    "Program": ".api",
+    "compile_cl": ".clc.compiler",
+    "Image": ".runtime.images",
+    "Sampler": ".runtime.images",
+    "supported_image_formats": ".runtime.images",
+    "PrintfBufferFull": ".runtime.printf",
+    "PrintfCapture": ".runtime.printf",
+    "capture_printf": ".runtime.printf",
+    "Instruction": ".spirv.binary",
+    "Operand": ".spirv.binary",
+    "load_grammar": ".spirv.grammar",
+    "Module": ".spirv.module",
+    "assemble": ".spirv.text.assembler",
+    "disassemble": ".spirv.text.disassembler",
+    "Diagnostic": ".validate",
+    "ValidatorOptions": ".validate",
+}
+
+if TYPE_CHECKING:
+    from .api import ArgInfo, Kernel, LocalMemory, Program
+    from .clc.compiler import compile_cl
+    from .runtime.images import Image, Sampler, supported_image_formats
+    from .runtime.printf import PrintfBufferFull, PrintfCapture, capture_printf
+    from .spirv.binary import Instruction, Operand
+    from .spirv.grammar import load_grammar
+    from .spirv.module import Module
+    from .spirv.text.assembler import assemble
+    from .spirv.text.disassembler import disassemble
+    from .validate import Diagnostic, ValidatorOptions, validate
+
+
+class _Package(types.ModuleType):
+    """``spirvkit.validate`` is the function ``validate``, though ``spirvkit.validate`` is also a
+    subpackage: importing the subpackage (``from spirvkit.validate import ...``, which the
+    import system follows by binding the subpackage as an attribute of its parent) must not
+    replace the function. A data descriptor on the module's class keeps the name for it."""
+
+    @property
+    def validate(self):
+        override = self.__dict__.get("_validate_override")
+        if override is not None:
+            return override
+        from .validate import validate
+
+        return validate
+
+    @validate.setter
+    def validate(self, value):
+        if isinstance(value, types.ModuleType) and value.__name__ == __name__ + ".validate":
+            return  # the import system binding the subpackage: the name stays the function
+        self.__dict__["_validate_override"] = value  # e.g. a test's monkeypatch
+
+    @validate.deleter
+    def validate(self):
+        self.__dict__.pop("_validate_override", None)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "ArgInfo",
@@ -79,3 +135,5 @@ __all__ = [
     "supported_image_formats",
     "validate",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import __version__
+from ._version import __version__
 from .errors import AssemblyError, CompileError, SpirvkitError
 from .spirv.target_env import DEFAULT_TARGET_ENV, TARGET_ENV_VERSIONS
 
@@ -137,13 +137,17 @@ def _cmd_val(args) -> int:
     return 1 if diagnostics else 0
 
 
+_VAL_HELP = "validate a SPIR-V binary for a target environment"
+_RUN_HELP = "run an OpenCL kernel from a SPIR-V module on the CPU"
+
+
 def _add_val_parser(sub) -> None:
     from .validate.env import TARGET_ENVS
 
     envs = [e for e in TARGET_ENVS if not e.startswith("universal")]
     p = sub.add_parser(
         "val",
-        help="validate a SPIR-V binary for a target environment",
+        help=_VAL_HELP,
         description="Validate a SPIR-V binary: the universal SPIR-V rules, and the OpenCL or Vulkan environment "
         "rules of --target-env. Prints nothing and exits 0 when the module is valid; otherwise prints one "
         "diagnostic per error (rule id, spec section, instruction, word offset) and exits 1.",
@@ -166,7 +170,11 @@ def _add_val_parser(sub) -> None:
     p.set_defaults(func=_cmd_val)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. ``command`` (the first argument, when main() parses) builds
+    only that subcommand in full: the others are listed, so that argparse knows them, but without
+    their arguments, whose choices and help would import the validator (``val``) or numpy
+    (``run``) for nothing. None builds every subcommand."""
     parser = argparse.ArgumentParser(
         prog="spirvkit",
         description="The SPIR-V compute stack: assemble, disassemble and inspect SPIR-V modules.",
@@ -222,13 +230,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"spirvkit info {__version__}")
     p.set_defaults(func=_cmd_info)
 
-    _add_val_parser(sub)
+    if command in (None, "val"):
+        _add_val_parser(sub)
+    else:
+        sub.add_parser("val", help=_VAL_HELP)
+
+    if command not in (None, "run"):
+        sub.add_parser("run", help=_RUN_HELP)
+        _add_cc_entry(sub)
+        return parser
 
     from .run_args import __doc__ as arg_forms
 
     p = sub.add_parser(
         "run",
-        help="run an OpenCL kernel from a SPIR-V module on the CPU",
+        help=_RUN_HELP,
         description="Run one kernel of a SPIR-V module on the CPU and print (and save) its outputs.",
         epilog=arg_forms.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -244,11 +260,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the kernel after this long")
     p.add_argument("--version", action="version", version=f"spirvkit run {__version__}")
     p.set_defaults(func=_cmd_run)
+    _add_cc_entry(sub)
+    return parser
 
+
+def _add_cc_entry(sub) -> None:
     # Listed for --help only: main() hands "cc" to _cmd_cc before argparse sees it.
     sub.add_parser("cc", help="compile OpenCL C to SPIR-V (clang-style flags; spirvkit cc --help)",
                    add_help=False)
-    return parser
 
 
 CC_USAGE = """usage: spirvkit cc INPUT.cl [-o OUTPUT] [-S] [-cl-std=CL1.2|CL2.0|CL3.0] [-D NAME[=VAL]] [-I DIR]
@@ -264,9 +283,6 @@ less precise results, and spirvkit's precise ones conform (see spirvkit.clc.comp
 def _cmd_cc(argv: list[str]) -> int:
     """``spirvkit cc``: parsed by hand, since clang's single-dash long options (-cl-std=…)
     do not fit argparse."""
-    from .clc.compiler import compile_cl
-    from .errors import CompileError
-
     inputs, options, output, assembly = [], [], None, False
     i = 0
     while i < len(argv):
@@ -304,6 +320,8 @@ def _cmd_cc(argv: list[str]) -> int:
         print(f"spirvkit cc: error: no such file or directory: '{name}'" if isinstance(e, FileNotFoundError)
               else f"spirvkit cc: error: {e.strerror}: {name}", file=sys.stderr)
         return 1
+    from .clc.compiler import compile_cl  # not before: --help and bad arguments need no compiler
+
     warnings: list = []
     try:
         binary = compile_cl(source, options, filename="<stdin>" if name == "-" else name, diagnostics=warnings)
@@ -335,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] == "cc":
         return _cmd_cc(argv[1:])
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv else "")
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

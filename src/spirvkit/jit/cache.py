@@ -3,7 +3,8 @@
 Keyed by the module's bytes, the entry point, the specialization values, the checking mode, the
 local size it was specialised for, the optimisation pipeline, the target CPU, the versions of
 spirvkit and llvmlite and a hash of the code generator. The disk cache lives in
-``$SPIRVKIT_CACHE_DIR`` (default ``~/.cache/spirvkit``); ``SPIRVKIT_CACHE=0`` disables it.
+``$SPIRVKIT_CACHE_DIR/kernels`` (default ``~/.cache/spirvkit``, see ``cache_files.py``);
+``SPIRVKIT_CACHE=0`` disables it.
 
 Only fully optimised (tier-2, pipeline ``"optimized"``) objects go to disk; the tier-1 objects of
 first launches are kept in memory only (``store(..., disk=False)``), so a later process never
@@ -15,12 +16,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
-import tempfile
 import threading
 from pathlib import Path
 
-from .. import __version__
+from .._version import __version__
+from ..cache_files import cache_folder, write_atomically
 from . import target
 from .compiler import CompiledKernel
 
@@ -50,10 +50,7 @@ def cache_key(module_bytes: bytes, name: str, mode: str, spec_values: dict | Non
 
 
 def disk_directory() -> Path | None:
-    if os.environ.get("SPIRVKIT_CACHE", "1") == "0":
-        return None
-    root = os.environ.get("SPIRVKIT_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "spirvkit")
-    return Path(root) / "kernels"
+    return cache_folder("kernels")
 
 
 def lookup(key: str, disk: bool = True) -> CompiledKernel | None:
@@ -84,13 +81,8 @@ def store(key: str, kernel: CompiledKernel, disk: bool = True) -> None:
     if directory is None:
         return
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        # Write then rename, so a concurrent reader never sees half a file.
         for suffix, data in ((".o", kernel.object), (".json", json.dumps(kernel.metadata()).encode())):
-            fd, tmp = tempfile.mkstemp(dir=directory)
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, directory / f"{key}{suffix}")
+            write_atomically(directory / f"{key}{suffix}", data)
     except OSError:
         pass   # a read-only home is no reason to fail a launch
 

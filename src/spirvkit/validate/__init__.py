@@ -8,9 +8,22 @@ capabilities, the instruction families, limits, and the OpenCL and Vulkan enviro
 
 from __future__ import annotations
 
-from .diagnostics import Diagnostic
-from .env import TARGET_ENVS, TargetEnv
-from .options import ValidatorOptions
-from .validator import validate
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+# Imported at first use (PEP 562): the command line reads TARGET_ENVS for its help without
+# importing every rule family.
+_LAZY = {"Diagnostic": ".diagnostics", "TARGET_ENVS": ".env", "TargetEnv": ".env",
+         "ValidatorOptions": ".options", "validate": ".validator"}
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostic
+    from .env import TARGET_ENVS, TargetEnv
+    from .options import ValidatorOptions
+    from .validator import validate
+
 
 __all__ = ["Diagnostic", "TARGET_ENVS", "TargetEnv", "ValidatorOptions", "validate"]
+
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, __all__)

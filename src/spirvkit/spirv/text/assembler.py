@@ -11,6 +11,7 @@ Every error is an :class:`AssemblyError` located at ``file:line:col``.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 
 from ...errors import AssemblyError
@@ -32,6 +33,64 @@ _OP_RE = re.compile(r"Op[A-Z]")
 _UNKNOWN_RE = re.compile(r"OpUnknown\(([0-9a-fA-FxX]+),([0-9a-fA-FxX]+)\)\Z")
 
 _REF_KINDS = frozenset({"IdRef", "IdResultType", "IdScope", "IdMemorySemantics"})
+
+# Operand codes of the fast path's plans (see _operand_plan).
+_P_ID, _P_RESULT, _P_INT, _P_STRING, _P_NUMBER, _P_VALUE, _P_MASK = range(7)
+# A plan for ids only: (_ALL_IDS, (operand tokens, where the result id goes), the general plan).
+_ALL_IDS = object()
+# Opcodes the fast path leaves to the general one: extended instructions (their operands depend
+# on the set), OpExtInstImport (it records the set), OpSwitch (literals typed by the selector).
+_GENERAL_ONLY = EXT_INST_OPCODES | {11, 251}
+
+
+def _operand_plan(desc, grammar: Grammar) -> tuple | None:
+    """How the fast path reads ``desc``'s operands: (code, quantifier, operand kind) per operand
+    slot; None for an opcode it does not handle. A quantified slot may be followed only by
+    quantified ones (positional reading stays unambiguous)."""
+    if desc.opcode in _GENERAL_ONLY:
+        return None
+    plan = []
+    quantified = False
+    for spec in desc.operands:
+        kind, quant = spec.kind, spec.quantifier
+        okind = None
+        if kind == "IdResult":
+            code = _P_RESULT
+        elif kind in ID_KINDS:
+            code = _P_ID
+        elif kind == "LiteralInteger":
+            code = _P_INT
+        elif kind == "LiteralString":
+            code = _P_STRING
+        elif kind == "LiteralContextDependentNumber" and desc.opcode in (43, 50):
+            code = _P_NUMBER
+        else:
+            okind = grammar.operand_kinds.get(kind)
+            if okind is None or okind.category not in ("ValueEnum", "BitEnum"):
+                return None
+            code = _P_VALUE if okind.category == "ValueEnum" else _P_MASK
+        if quantified and not quant or (quant == "*" and code not in (_P_ID, _P_INT)):
+            return None
+        quantified = quantified or bool(quant)
+        plan.append((code, quant, okind))
+    if all(code in (_P_ID, _P_RESULT) and not quant for code, quant, _ in plan):
+        codes = [code for code, _, _ in plan]
+        result_at = codes.index(_P_RESULT) if _P_RESULT in codes else None
+        return (_ALL_IDS, (len(plan) - (result_at is not None), result_at), tuple(plan))
+    return tuple(plan)
+
+
+def _parameter_plan(kinds: tuple[str, ...]) -> list | None:
+    """The plan of an enumerant's parameters (ids and literal integers only), or None."""
+    plan = []
+    for kind in kinds:
+        if kind in ID_KINDS:
+            plan.append((_P_ID, "", None))
+        elif kind == "LiteralInteger":
+            plan.append((_P_INT, "", None))
+        else:
+            return None
+    return plan
 _CIV = OperandSpec("CIV", "*")  # after !<integer>: a literal number, a string or an id
 _RESULT = OperandSpec("IdResult")
 _VARIADIC_ID = OperandSpec("IdRef", "*")
@@ -63,8 +122,9 @@ def _token_starts(text: str) -> list[int]:
 def _instruction_starts(tokens: list[str]) -> bytearray:
     """flags[i] is 1 where token i begins an instruction: an opcode, or '%id = Opcode'."""
     flags = bytearray(len(tokens) + 1)
-    for i, token in enumerate(tokens):
-        if token[:2] == "Op" and _OP_RE.match(token):
+    # The candidates, found by a loop that runs in C: tokens starting with "Op".
+    for i in itertools.compress(itertools.count(), map(str.startswith, tokens, itertools.repeat("Op"))):
+        if _OP_RE.match(tokens[i]):
             if i >= 2 and tokens[i - 1] == "=" and tokens[i - 2][:1] == "%":
                 flags[i - 2] = 1
             else:
@@ -136,7 +196,8 @@ class Assembler:
         self.other_types: set[int] = set()
         self.value_types: dict[int, int] = {}
         self.ext_sets: dict[int, object] = {}
-        self._layouts: dict[int, tuple | None] = {}
+        self._plans: dict[int, tuple | None] = {}
+        self._ready: dict[str, tuple] = {}  # opcode name -> (desc, plan) for the fast path
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -176,8 +237,10 @@ class Assembler:
             found = self.next_id
             self.next_id += 1
         self.named_ids[token] = found
-        self.bound = max(self.bound, found + 1)
-        self.first_use.setdefault(found, token_index)
+        if found >= self.bound:
+            self.bound = found + 1
+        if found not in self.first_use:
+            self.first_use[found] = token_index
         return found
 
     def operand_available(self) -> bool:
@@ -187,7 +250,28 @@ class Assembler:
 
     def assemble(self) -> list[int]:
         words: list[int] = []
-        while self.pos < len(self.tokens):
+        tokens = self.tokens
+        n = len(tokens)
+        ready = self._ready
+        planned = self.planned_instruction
+        while self.pos < n:
+            # Straight to the fast path for an opcode instruction() has checked before.
+            start = self.pos
+            token = tokens[start]
+            if token[0] == "%":
+                entry = ready.get(tokens[start + 2]) if start + 2 < n and tokens[start + 1] == "=" else None
+                if entry is not None and entry[0].has_result:
+                    found = planned(entry[0], entry[1], start + 2, start)
+                    if found is not None:
+                        words.extend(found)
+                        continue
+            else:
+                entry = ready.get(token)
+                if entry is not None and not entry[0].has_result:
+                    found = planned(entry[0], entry[1], start, None)
+                    if found is not None:
+                        words.extend(found)
+                        continue
             words.extend(self.instruction())
         if self.saw_immediate_instruction:
             return words  # raw instructions may define ids we cannot see
@@ -234,9 +318,12 @@ class Assembler:
             raise self.error(f"{desc.opname} produces a result: write '%name = {desc.opname} ...'", op_index)
         if not desc.has_result and result_token is not None:
             raise self.error(f"{desc.opname} has no result id, but one is assigned", result_token)
-        fast = self._all_ids_layout(desc)
-        if fast is not None:
-            words = self.all_ids_instruction(desc, fast, op_index, result_token)
+        plan = self._plans.get(desc.opcode, False)
+        if plan is False:
+            plan = self._plans[desc.opcode] = _operand_plan(desc, self.grammar)
+        if plan is not None:
+            self._ready[opname] = (desc, plan)  # checked: assemble() may go straight to the fast path
+            words = self.planned_instruction(desc, plan, op_index, result_token)
             if words is not None:
                 return words
         self.inst_words = words = [0]
@@ -292,39 +379,125 @@ class Assembler:
             return True
         return desc.version is not None and desc.version <= self.version
 
-    def _all_ids_layout(self, desc):
-        """For an opcode whose operands are exactly ids (no optional or variadic ones): the
-        number of operand tokens after the opcode and where the result id goes; else None."""
-        layout = self._layouts.get(desc.opcode, False)
-        if layout is False:
-            layout = None
-            specs = desc.operands
-            if all(s.kind in ID_KINDS and not s.quantifier for s in specs):
-                result_at = next((i for i, s in enumerate(specs) if s.kind == "IdResult"), None)
-                layout = (len(specs) - (result_at is not None), result_at)
-            self._layouts[desc.opcode] = layout
-        return layout
-
-    def all_ids_instruction(self, desc, layout, op_index: int, result_token) -> list[int] | None:
-        """The common case done quickly: every operand is an already-named id. Returns None to
-        fall back to the general path (new ids, immediates, missing operands)."""
-        count, result_at = layout
-        first = op_index + 1
-        end = first + count
+    def planned_instruction(self, desc, plan: tuple, op_index: int, result_token) -> list[int] | None:
+        """The common cases done quickly, by the opcode's plan: ids, literal integers in plain
+        decimal, plain strings, constants, enumerants and masks (with id or integer parameters).
+        First every operand but the ids is read without side effects; anything unusual (an
+        immediate, a missing or extra operand, a literal or name to complain about) returns None
+        for the general path to handle, or report, from the same place. Only then are the ids
+        numbered, in operand order as the general path numbers them."""
         tokens = self.tokens
-        if end > len(tokens) or (end < len(tokens) and not self.starts_instruction[end]):
+        first = op_index + 1
+        end = self.starts_instruction.find(1, first)
+        if end < 0:
+            end = len(tokens)
+        if plan[0] is _ALL_IDS:  # ids only, all named before: no operand loop
+            count, result_at = plan[1]
+            if end - first == count:
+                get = self.named_ids.get
+                ids = [get(t) for t in tokens[first:end]]
+                if None not in ids:
+                    if result_at is not None:
+                        ids.insert(result_at, self.result_id(result_token))
+                    words = [((len(ids) + 1) << 16) | desc.opcode, *ids]
+                    self.pos = end
+                    self.record(desc, words, op_index if result_token is None else result_token)
+                    return words
+            plan = plan[2]
+        words = [0]
+        ids = []  # (word index, token index; -1 for the result id)
+        pos = first
+        k = 0
+        count = len(plan)
+        params = None
+        while True:
+            if params:
+                code, quant, okind = params.pop()
+            elif k < count:
+                code, quant, okind = plan[k]
+                k += 1
+                if quant == "*":
+                    k -= 1  # variadic: read again while operands remain
+            else:
+                break
+            if code == _P_RESULT:
+                ids.append((len(words), -1))
+                words.append(0)
+                continue
+            if pos >= end:
+                if quant:
+                    if quant == "*":
+                        k += 1
+                    continue
+                return None
+            token = tokens[pos]
+            pos += 1
+            if code == _P_ID:
+                if token[0] != "%":
+                    return None
+                ids.append((len(words), pos - 1))
+                words.append(0)
+            elif code == _P_INT:
+                if not (token.isdecimal() and token.isascii() and len(token) <= 9 and (token[0] != "0" or token == "0")):
+                    return None
+                words.append(int(token))
+            elif code == _P_VALUE:
+                e = okind.by_name.get(token)
+                if e is None:
+                    return None
+                words.append(e.value)
+                if e.parameters:
+                    params = _parameter_plan(e.parameters)
+                    if params is None:
+                        return None
+                    params.reverse()
+            elif code == _P_MASK:
+                value = 0
+                by_name = okind.by_name
+                for part in token.split("|"):
+                    e = by_name.get(part)
+                    if e is None:
+                        return None
+                    value |= e.value
+                words.append(value)
+                kinds = [p for bit in mask_bits(value) for p in okind.by_value[bit].parameters]
+                if kinds:
+                    params = _parameter_plan(kinds)
+                    if params is None:
+                        return None
+                    params.reverse()
+            elif code == _P_STRING:
+                if len(token) < 2 or token[0] != '"' or token[-1] != '"' or "\\" in token:
+                    return None
+                try:
+                    words.extend(encode_string(token[1:-1]))
+                except UnicodeEncodeError:
+                    return None
+            else:  # _P_NUMBER: OpConstant's value, typed by its (already defined) result type
+                type_id = self.named_ids.get(tokens[ids[0][1]]) if ids and ids[0][1] >= 0 else None
+                form = self.number_types.get(type_id)
+                if form is None:
+                    return None
+                try:
+                    words.extend(parse_number(token, form))
+                except NumberError:
+                    return None
+        if pos != end:
             return None
-        if 1 in self.starts_instruction[first:end]:
-            return None
-        get = self.named_ids.get
-        ids = [get(t) for t in tokens[first:end]]
-        if None in ids or desc.opcode in EXT_INST_OPCODES:
-            return None
-        if result_at is not None:
-            ids.insert(result_at, self.result_id(result_token))
-        words = [((len(ids) + 1) << 16) | desc.opcode, *ids]
+        named = self.named_ids
+        for index, at in ids:
+            if at < 0:
+                words[index] = self.result_id(result_token)
+            else:
+                token = tokens[at]
+                value = named.get(token)
+                words[index] = value if value is not None else self.id_operand(token, at)
+        start = op_index if result_token is None else result_token
+        if len(words) > 0xFFFF:
+            raise self.error(f"{desc.opname}: instruction too long ({len(words)} words, the limit is 65535)", start)
+        words[0] = (len(words) << 16) | desc.opcode
         self.pos = end
-        self.record(desc, words, op_index)
+        self.record(desc, words, start)
         return words
 
     def immediate_instruction(self) -> list[int]:
