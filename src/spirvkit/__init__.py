@@ -47,6 +47,7 @@ _LAZY = {
     "Image": ".runtime.images",
     "Sampler": ".runtime.images",
     "supported_image_formats": ".runtime.images",
+    "device_limits": ".runtime.limits",
     "PrintfBufferFull": ".runtime.printf",
     "PrintfCapture": ".runtime.printf",
     "capture_printf": ".runtime.printf",
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
     from .api import ArgInfo, Kernel, LocalMemory, Program
     from .clc.compiler import compile_cl
     from .runtime.images import Image, Sampler, supported_image_formats
+    from .runtime.limits import device_limits
     from .runtime.printf import PrintfBufferFull, PrintfCapture, capture_printf
     from .spirv.binary import Instruction, Operand
     from .spirv.grammar import load_grammar
@@ -130,6 +132,7 @@ __all__ = [
     "__version__",
     "assemble",
     "compile_cl",
+    "device_limits",
     "disassemble",
     "load_grammar",
     "supported_image_formats",

@@ -10,6 +10,7 @@
     k(global_size, local_size, a, b, c)              # sizes: int or tuple of 1-3 ints; None = runtime picks
     k(1024, 64, a, b, c, global_offset=(16,), unchecked=False, timeout=5.0)
     k(64, None, a, printf=lines)                     # printf output: a list, file or callable (default stdout)
+    k(64, 16, a, sub_group_size=4)                   # sub-groups of 4 (default: one per work-group)
     with spirvkit.capture_printf() as out: k(...)    # or captured: out.calls, out.text
     k.compile(optimized=True)                        # the fully optimised build, now (see "Tiers")
 
@@ -52,9 +53,11 @@ from .jit.compiler import CompiledKernel, compile_kernel
 from .jit.target import CompileError
 from .jit.constants import ConstantEvaluator
 from .jit.kernel import plan_kernel
+from .jit.resources import kernel_resources
 from .jit.types import TypeTable, c_type_name
 from .runtime.args import LocalMemory, bind
 from .runtime.launch import LoadedKernel, launch
+from .runtime.limits import check_constant_arguments, check_kernel
 from .runtime.ndrange import make_ndrange
 from .spirv.module import Module
 
@@ -132,9 +135,11 @@ _SPACES = {"CrossWorkgroup": "global", "UniformConstant": "constant", "Workgroup
 class Program:
     """A SPIR-V module ready to run its kernels."""
 
-    def __init__(self, source, spec_constants: dict[int, object] | None = None):
+    def __init__(self, source, spec_constants: dict[int, object] | None = None, sub_group_size: int | None = None):
+        """``sub_group_size``: the default of its kernels' launches (see ``Kernel.__call__``)."""
         self.module, self._bytes = _load(source)
         self.spec_constants = dict(spec_constants or {})
+        self.sub_group_size = _sub_group_size(sub_group_size)
         with target.foreground():
             self.types = _HostTypes(self.module, target.target_data(), self.spec_constants)
             ConstantEvaluator(self.module, self.types, self.spec_constants)  # rejects unknown SpecIds now
@@ -245,6 +250,16 @@ class Kernel:
         self._uses_regions = plan.uses_regions
         self._loop_cuts = plan.uses_regions and not plan.has_barriers   # inner loops turned inside out
         self.args = _arg_infos(program, name, fn)
+        self._resources = None   # its static needs, checked against the device's limits before a build
+
+    def _checked_resources(self):
+        """What the kernel declares (private, constant, global and local memory, parameters, module
+        size), refused with a LimitError before anything is compiled or allocated."""
+        if self._resources is None:
+            r = kernel_resources(self.program.module, self.program.types, self._spv_fn.id, len(self.program._bytes) // 4)
+            check_kernel(self.name, r)
+            self._resources = r
+        return self._resources
 
     # -- tiers ----------------------------------------------------------------------------------
 
@@ -339,6 +354,7 @@ class Kernel:
         which launches use from then on; waits for a background build in progress, and raises
         its error if it failed."""
         mode = "unchecked" if unchecked else "checked"
+        self._checked_resources()
         size = None
         if local_size is not None:
             dims = (local_size,) if isinstance(local_size, int) else tuple(local_size)
@@ -374,22 +390,36 @@ class Kernel:
         return tuple(ndrange.local_size)
 
     def __call__(self, global_size, local_size=None, *args, global_offset=None, unchecked: bool = False,
-                 timeout: float | None = None, printf=None):
+                 timeout: float | None = None, printf=None, sub_group_size: int | None = None):
+        """``sub_group_size``: work-items per sub-group, taken in local linear id order (the last
+        sub-group of a work-group may be smaller); None: the Program's, by default one sub-group
+        per work-group."""
         ndrange = make_ndrange(global_size, local_size, global_offset, self.required_local_size)
+        sub_group_size = _sub_group_size(sub_group_size) or self.program.sub_group_size
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                     or not timeout > 0 or timeout != timeout):
             raise KernelArgumentError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        resources = self._checked_resources()
         size = self._specialised_size(ndrange)
         x, y, z = ndrange.global_size
         loaded = self._launch_object("unchecked" if unchecked else "checked", size, x * y * z)
         compiled = loaded.compiled
         bound = bind(compiled.slots, compiled.args_bytes, self.program.types, args, compiled.local_bytes)
+        check_constant_arguments(self.name, resources.constant_bytes, bound.constant_bytes)
         launch(loaded, ndrange, bound, self.program._globals_block(compiled), timeout, self.name,
-               locate=lambda: self._launch_object("report", size), printf=printf)
+               locate=lambda: self._launch_object("report", size), printf=printf, sub_group_size=sub_group_size)
 
     def __repr__(self):
         params = ", ".join(f"{a.type} {a.name}" for a in self.args)
         return f"<spirvkit.Kernel {self.name}({params})>"
+
+
+def _sub_group_size(value) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise KernelArgumentError(f"sub_group_size must be a positive integer, got {value!r}")
+    return int(value)
 
 
 def _load(source) -> tuple[Module, bytes]:

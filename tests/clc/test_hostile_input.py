@@ -160,3 +160,100 @@ def test_lexical_errors_obey_the_error_limit_option():
     source = "kernel void k(global int *p) { int a[] = {" + ", ".join(["08"] * 40) + "}; }"
     text = str(_errors(source, "-ferror-limit=3"))
     assert text.count("invalid digit '8' in octal constant") == 3 and "too many errors emitted" in text
+
+
+# -- the compiler's nesting limits (spirvkit.device_limits().bracket_depth) -----------------------
+
+def test_bracket_depth_is_the_queryable_limit():
+    depth = spirvkit.device_limits().bracket_depth
+    assert depth == 256   # clang's default -fbracket-depth
+    ok = KERNEL.format("p[0] = " + "(" * (depth - 2) + "1" + ")" * (depth - 2) + ";")
+    spirvkit.compile_cl(ok)
+    err = _errors(KERNEL.format("p[0] = " + "(" * 5000 + "1" + ")" * 5000 + ";"))
+    assert err.message == "bracket nesting level exceeded maximum of 256"
+    assert (err.line, err.col) == (1, 40 + depth)   # the body's { and 255 ( are within it
+
+
+@pytest.mark.parametrize("body", [
+    "if (p[0]) " * 20000 + "p[1] = 1;",
+    "{" * 20000 + "}" * 20000,
+    "p[0] = " + "p[0] ? " * 20000 + "1" + " : 2" * 20000 + ";",
+])
+def test_deep_statements_and_brackets_are_located_fatal_errors(body):
+    err = _errors(KERNEL.format(body))
+    assert err.line == 1 and err.col > 1
+    assert "nest" in err.message and "maximum of 256" in err.message or "too deeply nested" in err.message
+
+
+@pytest.mark.parametrize("expr", ["-" * 20000 + "p[1]", "p[1]" + " + p[1]" * 20000, "(int)" * 20000 + "p[1]"])
+def test_operator_chains_past_the_recursion_are_located_errors(expr):
+    # No brackets, so clang's bracket limit does not apply; spirvkit's recursive code generator
+    # stops with a located error at the declaration, never a RecursionError.
+    err = _errors("\n" + KERNEL.format("p[0] = " + expr + ";"))
+    assert err.message in ("expression nesting too deep for the compiler", "expression nesting too deep")
+    assert err.line == 2
+
+
+def test_array_past_the_address_space_is_too_large():
+    # Fuzz finding (clc, seed 7): a mutated array size of 6e18 elements with an initialiser made
+    # the compiler expand the initialiser without end; clang refuses the type first.
+    err = _errors("constant float t[6245568304570618061] = {1.0f};\nkernel void k(global float *p) { p[0] = t[0]; }")
+    assert (err.message, err.line, err.col) == ("array is too large (6245568304570618061 elements)", 1, 18)
+    err = _errors(KERNEL.format("int a[0x1000000000000000]; a[0] = 1; p[0] = a[0];"))
+    assert err.message == "array is too large (1152921504606846976 elements)"
+
+
+def test_complement_of_a_float_in_a_constant_initializer():
+    # Fuzz finding (clc, seed 21): constant folding applied ~ to a float ("internal compiler
+    # error (TypeError ...)"); now a located error, no internal one.
+    err = _errors("constant float b[] = {~1.0f};\nkernel void k(global float *p) { p[0] = b[0]; }")
+    assert (err.line, err.col) == (1, 23) and "internal" not in str(err)
+    err = _errors(KERNEL.format("float b[] = {~1.0f}; p[0] = b[0];"))
+    assert err.message == "invalid argument type 'float' to unary expression"
+
+
+def test_case_values_are_compared_after_conversion_to_the_condition_type():
+    # Fuzz finding (clc, seed 99): `case -1L:` and `case 9223372036854775807L:` in a switch on
+    # int both became -1, and the module had an OpSwitch with duplicate literals (invalid).
+    err = _errors(KERNEL.format("switch ((int)p[0]) { case -1L: case 9223372036854775807L: p[1] = 1; }"))
+    assert err.message == "duplicate case value '-1'"
+    spirvkit.compile_cl(KERNEL.format("switch ((long)p[0]) { case -1: p[1] = 2; break; case 0xFFFFFFFF: p[1] = 1; }"))
+
+
+def test_default_outside_a_switch():
+    # Fuzz finding (clc, seed 99): an internal compiler error (AttributeError) before any switch.
+    err = _errors(KERNEL.format("default: p[0] = 1;"))
+    assert err.message == "'default' statement not in switch statement"
+
+
+def test_a_huge_initialised_private_array_compiles_at_once_and_is_refused_at_launch():
+    # Fuzz finding (clc, seed 21): `float priv[7671242253] = {1.f, 2.f, 3.f};` expanded its
+    # initialiser element by element. Past codegen_init.FOLD_ELEMENTS a local aggregate is
+    # zero-filled and its listed members stored; the launch then names the private-memory limit.
+    import numpy as np
+
+    source = KERNEL.format("float priv[7671242253] = {1.f, 2.f, 3.f}; p[0] = priv[get_global_id(0)];")
+    start = time.monotonic()
+    binary = spirvkit.compile_cl(source)
+    assert time.monotonic() - start < 10
+    with pytest.raises(spirvkit.LimitError, match="of private memory per work-item"):
+        spirvkit.Program(binary).kernel("k")(1, None, np.zeros(4, np.float32))
+
+
+def test_a_large_partly_initialised_private_array_runs_with_zeros_after_its_list():
+    # 70,000 floats: zero-filled (memset) then three stores; as one constant store LLVM's code
+    # generator took 35 s for 20,000 elements.
+    import numpy as np
+
+    source = KERNEL.format("float priv[70000] = {1.f, 2.f, 3.f}; int i = get_global_id(0);"
+                           "p[i] = priv[i] + priv[i + 65000];")
+    out = np.full(4, -1, np.float32)
+    start = time.monotonic()
+    spirvkit.Program(spirvkit.compile_cl(source)).kernel("k")(4, None, out)
+    assert out.tolist() == [1, 2, 3, 0] and time.monotonic() - start < 30
+
+
+def test_a_constant_initializer_past_the_expansion_limit_is_not_supported_yet():
+    err = _errors("constant float big[5000000] = {1, 2};\nkernel void k(global float *p) { p[0] = big[1]; }")
+    assert (err.message, err.line, err.col) == (
+        "not supported yet: a constant initializer for 5000000 elements (at most 4194304)", 1, 31)

@@ -64,6 +64,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, I
         self.fp64 = fp64  # cl_khr_fp64 supported (clang: -cl-ext=-cl_khr_fp64 takes double away)
         self.single_precision_constants = single_precision_constants
         self.b = ModuleBuilder(version)
+        self._switch_labels: dict = {}   # id(case or default node) -> its block label
         self.version = version
         self.diagnostics = []
         self.warnings = []
@@ -271,7 +272,12 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, I
                     self.stmt_Pragma(decl)
             except SemaError as exc:
                 self.error(exc)
-            except (SpirvkitError, RecursionError, ErrorLimitReached):
+            except RecursionError:
+                # Expressions nested past what the code generator's recursion can hold (the
+                # parser's bracket and statement limits do not cover operator chains such as
+                # 20,000 unary minuses): located at the declaration, which gets no code.
+                self.error(SemaError("expression nesting too deep for the compiler", decl))
+            except (SpirvkitError, ErrorLimitReached):
                 raise
             except Exception as exc:  # a compiler bug: a located error, never a traceback
                 self.error(SemaError(f"internal compiler error ({type(exc).__name__}: {exc}); please "
@@ -765,7 +771,11 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, I
             if isinstance(n, ast.Switch):
                 continue
             if isinstance(n, ast.Case):
-                value = self.const_int(n.value, self.scope)
+                # As clang, the value converted to the (promoted) condition's type: 9223372036854775807L
+                # in a switch on int is -1, so it may duplicate another case.
+                value = self.const_int(n.value, self.scope) & ((1 << st.bits) - 1)
+                if st.signed and value >> (st.bits - 1):
+                    value -= 1 << st.bits
                 self.known_conditions[id(n)] = value
                 labels[id(n)] = self.f.new_label()
                 cases.append((value, labels[id(n)], n))
@@ -787,7 +797,6 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, I
             v &= (1 << st.bits) - 1
             targets += [v & 0xFFFFFFFF, v >> 32, lab] if st.bits == 64 else [v, lab]
         self.f.op("OpSwitch", None, sel.id, default or end, targets)
-        self._switch_labels = getattr(self, "_switch_labels", {})
         self._switch_labels.update(labels)
         self.loops.append((end, None))
         try:

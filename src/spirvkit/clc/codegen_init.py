@@ -15,6 +15,26 @@ from .codegen_expr import expr_start, literal_bytes
 from .sema import SemaError
 from .types import BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, Array, CType, EventType, Pointer, Vector
 
+# A constant initializer is one OpConstantComposite tree with an id per element, so a huge array
+# with a short initializer list (legal C: the rest is zero) cannot be one. Function-scope
+# aggregates past FOLD_ELEMENTS are zero-filled and stored member by member instead; constant
+# initializers past CONSTANT_ELEMENTS are refused, not expanded for minutes.
+FOLD_ELEMENTS = 1 << 16
+CONSTANT_ELEMENTS = 1 << 22
+
+
+def scalar_count(t: CType) -> int:
+    """How many scalars an aggregate holds (arrays of arrays multiplied out)."""
+    if t.is_array:
+        return (t.length or 0) * scalar_count(t.elem)
+    if t.is_record:
+        return sum(scalar_count(f[1]) for f in t.fields) if t.kind == "struct" else \
+            max((scalar_count(f[1]) for f in t.fields), default=0)
+    if t.is_vector:
+        return t.n
+    return 1
+
+
 _LITERAL = {"int": INT, "unsigned int": UINT, "long": LONG, "unsigned long": ULONG, "float": FLOAT,
             "double": DOUBLE}
 
@@ -41,8 +61,9 @@ class InitializersMixin:
             v = self.const_eval(node.operand, scope)
             if v is None:
                 return None
-            return {"-": lambda: -v, "+": lambda: v, "~": lambda: ~v, "!": lambda: int(not v)}.get(
-                node.op, lambda: None)()
+            # ~ on a float is not folded: the expression's own code generation reports clang's error.
+            return {"-": lambda: -v, "+": lambda: v, "~": lambda: ~v if isinstance(v, int) else None,
+                    "!": lambda: int(not v)}.get(node.op, lambda: None)()
         if k == "BinaryOp":
             a = self.const_eval(node.lhs, scope)
             if node.op in ("&&", "||") and a is not None:
@@ -221,6 +242,9 @@ class InitializersMixin:
         if isinstance(init, ast.InitList):
             if t.is_scalar and init.items:
                 return self.constant_initializer(init.items[0], t, scope)
+            if scalar_count(t) > CONSTANT_ELEMENTS:
+                raise SemaError(f"not supported yet: a constant initializer for {scalar_count(t)} elements "
+                                f"(at most {CONSTANT_ELEMENTS})", init)
             count, member_t = self._members(t)
             slots = self._slots(init, t, scope)
             if t.is_record and t.kind == "union":
@@ -249,7 +273,7 @@ class InitializersMixin:
         if v is None and t.is_vector:
             v = self.const_splat(init, t, scope)
         if v is None:
-            if isinstance(init, ast.UnaryOp) and init.op == "&" and t.is_pointer:
+            if t.is_pointer:
                 return self.address_constant(init, t, scope)
             raise SemaError("initializer element is not a compile-time constant", expr_start(init))
         if t.is_pointer:
@@ -300,7 +324,7 @@ class InitializersMixin:
         # All-constant lists become one OpStore of a constant; others zero-fill then store
         # the members one by one.
         try:
-            const = self._try_constant(init, t)
+            const = self._try_constant(init, t) if scalar_count(t) <= FOLD_ELEMENTS else None
         except SemaError:
             const = None
         if const is not None:
@@ -321,18 +345,132 @@ class InitializersMixin:
             self.initialize(LVal(mt, ptr, lv.space), sub)
 
     def address_constant(self, init, t, scope) -> int:
-        """``&var`` of a program-scope variable: the OpVariable itself initialises the pointer
-        (allowed for Kernel modules); other address constants are not supported yet."""
-        target = init.operand
-        while isinstance(target, ast.Paren):
-            target = target.expr
-        sym = scope.lookup(target.name) if isinstance(target, ast.Identifier) else None
-        if sym is None or sym.kind != "var" or sym.space not in ("global", "constant") or self.f is not None:
-            raise SemaError("not supported yet: address constants in initializers other than '&variable'", init)
-        if Pointer(sym.type, sym.space) != t:
-            raise SemaError(f"initializing '{t}' with an expression of incompatible type "
-                            f"'{Pointer(sym.type, sym.space)}'", init)
-        return sym.value
+        """An address constant (C99 6.6p9) into a program-scope variable: ``&g``, ``&arr[3]``,
+        ``&s.b``, ``arr + 2``, ``&arr[1] + 1``, ``(global char *)&x + 4``. Evaluated to the
+        variable and a byte offset, then emitted as llvm-spirv-15 does: the OpVariable itself,
+        or OpSpecConstantOp InBoundsPtrAccessChain along the natural path to the offset (LLVM's
+        constant folding finds it), else a byte PtrAccessChain between Bitcasts;
+        PtrCastToGeneric for a generic pointer."""
+        address = self._address_value(init, scope) if self.f is None else None
+        if address is None:
+            if self.f is not None and isinstance(init, ast.UnaryOp) and init.op == "&":
+                raise SemaError("not supported yet: address constants in initializers of function-scope "
+                                "variables", init)
+            raise SemaError("initializer element is not a compile-time constant", expr_start(init))
+        from .sema import check_implicit
+        src = self.type_of(init)
+        if src.is_array:
+            src = Pointer(src.elem, address[0].space)
+        check_implicit(src, t, init, "initializing", warn=self.warn)
+        sym, offset, _ = address
+        return self._emit_address(sym, offset, t)
+
+    def _address_value(self, node, scope):
+        """(variable symbol, byte offset, pointee type) of a constant pointer expression into a
+        program-scope variable, or None when it is not one."""
+        while isinstance(node, ast.Paren):
+            node = node.expr
+        if isinstance(node, ast.UnaryOp) and node.op == "&":
+            return self._address_designator(node.operand, scope)
+        if isinstance(node, ast.Cast):
+            inner = self._address_value(node.expr, scope)
+            try:
+                to, _ = self.types.declarator(node.to.type, scope)
+            except SemaError:
+                return None
+            return (inner[0], inner[1], to.pointee) if inner is not None and to.is_pointer else None
+        if isinstance(node, ast.BinaryOp) and node.op in ("+", "-"):
+            base, n = self._address_value(node.lhs, scope), self.try_const_int(node.rhs, scope)
+            if base is None and node.op == "+":
+                base, n = self._address_value(node.rhs, scope), self.try_const_int(node.lhs, scope)
+            if base is None or n is None:
+                return None
+            step = max(base[2].size, 1) if not base[2].is_void else 1   # void *: GNU's 1
+            return base[0], base[1] + (n if node.op == "+" else -n) * step, base[2]
+        lvalue = self._address_designator(node, scope)
+        if lvalue is not None and lvalue[2].is_array:   # an array decays to its first element
+            return lvalue[0], lvalue[1], lvalue[2].elem
+        return None
+
+    def _address_designator(self, node, scope):
+        """(variable symbol, byte offset, type) of an lvalue inside a program-scope global or
+        constant variable (a member, an element: constant indices), or None."""
+        while isinstance(node, ast.Paren):
+            node = node.expr
+        if isinstance(node, ast.Identifier):
+            sym = scope.lookup(node.name)
+            if sym is None or sym.kind != "var" or sym.space not in ("global", "constant"):
+                return None
+            return sym, 0, sym.type
+        if isinstance(node, ast.Member):
+            base = (self._address_value if node.arrow else self._address_designator)(node.base, scope)
+            if base is None or not base[2].is_record or not base[2].complete:
+                return None
+            member = base[2].field(node.name)
+            return None if member is None else (base[0], base[1] + member[2], member[1])
+        if isinstance(node, ast.Subscript):
+            base, i = self._address_value(node.base, scope), self.try_const_int(node.index, scope)
+            if base is None:
+                base, i = self._address_value(node.index, scope), self.try_const_int(node.base, scope)
+            if base is None or i is None:
+                return None
+            return base[0], base[1] + i * base[2].size, base[2]
+        if isinstance(node, ast.UnaryOp) and node.op == "*":
+            return self._address_value(node.operand, scope)
+        return None
+
+    def _emit_address(self, sym, offset: int, t) -> int:
+        space = sym.space
+        target = self.ptr_type(t.pointee, space)
+        path = self._natural_path(sym.type, offset, target, space)
+        if path is not None:
+            indices, result = path
+            value = self.b.spec_constant_op(result, "InBoundsPtrAccessChain", sym.value, *indices) \
+                if indices else sym.value
+        else:   # no member or element starts there: a byte offset
+            result = self.ptr_type(CHAR, space)
+            value = self.b.spec_constant_op(result, "Bitcast", sym.value)
+            if offset:
+                value = self.b.spec_constant_op(result, "PtrAccessChain", value, self.const(LONG, offset).id)
+        if result != target:
+            value = self.b.spec_constant_op(target, "Bitcast", value)
+        if t.space != space:
+            value = self.b.spec_constant_op(self.spv(t), "PtrCastToGeneric", value)
+        return value
+
+    def _natural_path(self, vt, offset: int, target: int, space: str):
+        """The InBoundsPtrAccessChain indices from a variable of type ``vt`` to the object at
+        byte ``offset`` (of pointer type ``target`` when one starts there), and the chain's
+        pointer type; ``([], ...)``: the variable itself; None when the offset falls inside a
+        scalar, in padding or in a union."""
+        if not vt.size:
+            return None
+        first, rest = divmod(offset, vt.size)
+        indices, cur = [self.const(LONG, first).id], vt
+        while rest:
+            if cur.is_array and cur.elem.size:
+                i, rest = divmod(rest, cur.elem.size)
+                indices.append(self.const(LONG, i).id)
+                cur = cur.elem
+            elif cur.is_record and cur.kind == "struct" and cur.complete:
+                at = [(i, ft, off) for i, (_, ft, off) in enumerate(cur.fields) if off <= rest < off + ft.size]
+                if not at:
+                    return None
+                i, cur, off = at[-1]
+                indices.append(self.u32(i))
+                rest -= off
+            else:
+                return None
+        extra, probe = [], cur   # the first element or member, when that is what is pointed to
+        while self.ptr_type(probe, space) != target and (probe.is_array or (
+                probe.is_record and probe.kind == "struct" and probe.complete and probe.fields)):
+            extra.append(self.const(LONG, 0).id if probe.is_array else self.u32(0))
+            probe = probe.elem if probe.is_array else probe.fields[0][1]
+        if self.ptr_type(probe, space) == target:
+            indices, cur = indices + extra, probe
+        if len(indices) == 1 and first == 0:
+            return [], self.ptr_type(vt, space)
+        return indices, self.ptr_type(cur, space)
 
     def union_constant(self, init, t, scope) -> int:
         """A union constant: the bytes of its initialised member, in the words of the union's

@@ -265,6 +265,11 @@ class TypeResolver:
                 if length <= 0:
                     raise SemaError("array size must be greater than zero" if length == 0 else
                                     "array size is negative", node.size)
+                # clang's limit (ConstantArrayType::getMaxSizeBits): the array's bytes must be
+                # addressable in 61 bits with a 64-bit size_t.
+                elem_size = elem.size if isinstance(getattr(type(elem), "size", None), property) else 1
+                if length * max(elem_size or 1, 1) >= 1 << 61:
+                    raise SemaError(f"array is too large ({length} elements)", node.size)
             return Array(elem, length), q
         if isinstance(node, ast.FunctionType):
             result, _ = self.declarator(node.result, scope)

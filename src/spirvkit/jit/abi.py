@@ -48,6 +48,9 @@ CONTEXT = _layout([
     ("printf_capacity", 1),  # its size in bytes
     ("printf_used", 1),      # bytes reserved so far (atomic add; may pass the capacity)
     ("printf_dropped", 1),   # calls whose record did not fit (they returned -1)
+    # Sub-groups: work-items of consecutive local linear ids, this many to a sub-group (the
+    # last of a group may have fewer); the enqueued work-group size gives one per group.
+    ("sub_group_size", 1),
 ])
 
 # Thread state: what changes from one work-group to the next.

@@ -41,7 +41,9 @@ LIMIT = 1 << 62
 
 # BuiltIns that differ between the work-items of a group (the others are fixed for it).
 _ITEM_VECTORS = {"GlobalInvocationId", "LocalInvocationId"}
-_ITEM_SCALARS = {"LocalInvocationIndex", "GlobalLinearId", "SubgroupLocalInvocationId"}
+_ITEM_SCALARS = {"LocalInvocationIndex", "GlobalLinearId"}
+# Per work-item, but not affine in the local ids (a remainder or quotient by the sub-group size).
+_ITEM_NOT_AFFINE = {"SubgroupLocalInvocationId", "SubgroupId", "SubgroupSize"}
 
 # Group-invariant integer instructions the guard may recompute (no traps: no division).
 _RECOMPUTE = {
@@ -360,7 +362,7 @@ class AccessGuard:
         else:
             return None
         t = ml.types[inst.words[1]]
-        if t.kind != "int":
+        if t.kind != "int" or name in _ITEM_NOT_AFFINE:
             raise _NotAffine
         varies = (name in _ITEM_VECTORS and component is not None) or (name in _ITEM_SCALARS and component is None)
         if not varies:
@@ -378,7 +380,7 @@ class AccessGuard:
         elif name == "GlobalLinearId":      # ((gz - oz) * gsy + (gy - oy)) * gsx + (gx - ox)
             gsx, gsy = (self.b.zext(gfl.context_word("global_size", d), I128) for d in range(2))
             coef = [1, gsx, self.b.mul(gsx, gsy)]
-        else:                               # the local linear id (one sub-group per group)
+        else:                               # the local linear id
             coef = [1, self.sizes[0], self._times(self.sizes[0], self.sizes[1])]
         return _Node(t.width, base=base, coef=coef)
 

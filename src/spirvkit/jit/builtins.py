@@ -44,7 +44,7 @@ def _scalar(fl: FunctionLowering, name: str) -> ir.Value:
     b = fl.builder
     if name == "WorkDim":
         return fl.context_word("work_dim")
-    if name in ("LocalInvocationIndex", "SubgroupLocalInvocationId"):
+    if name == "LocalInvocationIndex":
         sx, sy = fl.thread_word("local_size", 0), fl.thread_word("local_size", 1)
         return b.add(b.mul(b.add(b.mul(fl.lz, sy), fl.ly), sx), fl.lx)
     if name == "GlobalLinearId":
@@ -53,18 +53,29 @@ def _scalar(fl: FunctionLowering, name: str) -> ir.Value:
         gsx, gsy = fl.context_word("global_size", 0), fl.context_word("global_size", 1)
         x, y, z = (b.sub(g, o) for g, o in zip(gid, off))
         return b.add(b.mul(b.add(b.mul(z, gsy), y), gsx), x)
-    # One sub-group per work-group: the sub-group is the whole group.
-    if name == "SubgroupSize":
-        return b.mul(b.mul(fl.thread_word("local_size", 0), fl.thread_word("local_size", 1)),
-                     fl.thread_word("local_size", 2))
-    if name == "SubgroupMaxSize":
-        return b.mul(b.mul(fl.context_word("enqueued_local_size", 0), fl.context_word("enqueued_local_size", 1)),
-                     fl.context_word("enqueued_local_size", 2))
-    if name in ("NumSubgroups", "NumEnqueuedSubgroups"):
-        return ir.Constant(I64, 1)
+    # Sub-groups of n work-items of consecutive local linear ids (the launch's sub-group size,
+    # at least 1); the last one of a group may be smaller.
+    n = fl.context_word("sub_group_size")
+    if name == "SubgroupLocalInvocationId":
+        return b.urem(_scalar(fl, "LocalInvocationIndex"), n)
     if name == "SubgroupId":
-        return ir.Constant(I64, 0)
+        return b.udiv(_scalar(fl, "LocalInvocationIndex"), n)
+    count = b.mul(b.mul(fl.thread_word("local_size", 0), fl.thread_word("local_size", 1)),
+                  fl.thread_word("local_size", 2))
+    enqueued = b.mul(b.mul(fl.context_word("enqueued_local_size", 0), fl.context_word("enqueued_local_size", 1)),
+                     fl.context_word("enqueued_local_size", 2))
+    if name == "SubgroupSize":
+        return _umin(b, n, b.sub(count, b.mul(_scalar(fl, "SubgroupId"), n)))
+    if name == "SubgroupMaxSize":
+        return _umin(b, n, enqueued)
+    if name in ("NumSubgroups", "NumEnqueuedSubgroups"):
+        items = count if name == "NumSubgroups" else enqueued
+        return b.udiv(b.add(items, b.sub(n, ir.Constant(I64, 1))), n)
     raise KeyError(name)
+
+
+def _umin(b: ir.IRBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    return b.select(b.icmp_unsigned("<", x, y), x, y)
 
 
 def _resize(b: ir.IRBuilder, value: ir.Value, ty: ir.Type) -> ir.Value:

@@ -8,7 +8,9 @@ the group function combines the operands in local-id order and writes each work-
 into the record slot of the instruction's result; the next region starts right after the
 collective and reads it like any value that crosses a barrier.
 
-The runtime has one sub-group per work-group, so Subgroup scope is the same computation.
+At Subgroup scope the same computation runs for each sub-group of the group: work-items of
+consecutive local linear ids, the launch's sub-group size of them (the last sub-group of a group
+may be smaller; by default a work-group is one sub-group).
 Collectives in functions the kernel calls (which run as coroutines) are not supported yet.
 """
 
@@ -23,10 +25,21 @@ from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr, handles
 from .intrinsics import intrinsic
 
 ARITHMETIC = ("OpGroupIAdd", "OpGroupFAdd", "OpGroupFMin", "OpGroupUMin", "OpGroupSMin",
-              "OpGroupFMax", "OpGroupUMax", "OpGroupSMax")
-COLLECTIVES = ("OpGroupAll", "OpGroupAny", "OpGroupBroadcast", "OpGroupAsyncCopy") + ARITHMETIC
+              "OpGroupFMax", "OpGroupUMax", "OpGroupSMax") + tuple(
+    f"OpGroupNonUniform{op}" for op in ("IAdd", "FAdd", "IMul", "FMul", "SMin", "UMin", "FMin", "SMax", "UMax",
+                                        "FMax", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LogicalAnd",
+                                        "LogicalOr", "LogicalXor"))
+# The non-uniform family: the work-items that reach the instruction together take part (the
+# active ones), which is what the group function sees as the waiting ones.
+SHUFFLES = ("OpGroupNonUniformShuffle", "OpGroupNonUniformShuffleXor", "OpGroupNonUniformShuffleUp",
+            "OpGroupNonUniformShuffleDown")
+NON_UNIFORM = ("OpGroupNonUniformElect", "OpGroupNonUniformAll", "OpGroupNonUniformAny",
+               "OpGroupNonUniformAllEqual", "OpGroupNonUniformBroadcast", "OpGroupNonUniformBroadcastFirst",
+               "OpGroupNonUniformBallot") + SHUFFLES
+COLLECTIVES = ("OpGroupAll", "OpGroupAny", "OpGroupBroadcast", "OpGroupAsyncCopy") + ARITHMETIC + NON_UNIFORM
 OP_CONTROL_BARRIER = 224
 REDUCE, INCLUSIVE, EXCLUSIVE = 0, 1, 2
+SUBGROUP = 3   # Scope
 
 
 @functools.cache
@@ -66,8 +79,10 @@ def operands(inst) -> list[int]:
     w = inst.words
     if inst.opname in ARITHMETIC:
         return [w[5]]
-    if inst.opname == "OpGroupBroadcast":
+    if inst.opname in ("OpGroupBroadcast", "OpGroupNonUniformBroadcast") + SHUFFLES:
         return [w[4], w[5]]
+    if inst.opname == "OpGroupNonUniformElect":
+        return []
     if inst.opname == "OpGroupAsyncCopy":
         return [w[4], w[5], w[6], w[7]]
     return [w[4]]
@@ -79,7 +94,10 @@ def _scope_ok(fl: FunctionLowering, inst) -> None:
         raise NotSupportedError(f"{inst.opname} with execution scope {scope} (word {inst.offset}): only "
                                 "Workgroup and Subgroup scope")
     if inst.opname in ARITHMETIC and inst.words[4] not in (REDUCE, INCLUSIVE, EXCLUSIVE):
-        raise NotSupportedError(f"{inst.opname} with group operation {inst.words[4]} (word {inst.offset})")
+        from ..spirv.grammar import load_grammar
+        op = load_grammar().operand_kinds["GroupOperation"].by_value.get(inst.words[4])
+        raise NotSupportedError(f"{inst.opname} with group operation {op.name if op else inst.words[4]} "
+                                f"(word {inst.offset})")
 
 
 def leave_operands(fl: FunctionLowering, inst, slots: list, state: int) -> None:
@@ -112,34 +130,49 @@ class GroupData:
         return b.gep(base, [b.mul(i, ir.Constant(I64, slot.size))], source_etype=I8)
 
 
+def _operation(opname: str) -> str:
+    """IAdd, FMin, BitwiseAnd, LogicalOr ... of OpGroup* and OpGroupNonUniform* alike."""
+    return opname.removeprefix("OpGroupNonUniform").removeprefix("OpGroup")
+
+
 def combine(ml, b: ir.IRBuilder, opname: str, a, x):
     t = x.type
-    if opname == "OpGroupIAdd":
-        return b.add(a, x)
-    if opname == "OpGroupFAdd":
-        return b.fadd(a, x)
-    name = {"OpGroupFMin": "llvm.minnum", "OpGroupFMax": "llvm.maxnum", "OpGroupUMin": "llvm.umin",
-            "OpGroupSMin": "llvm.smin", "OpGroupUMax": "llvm.umax", "OpGroupSMax": "llvm.smax"}[opname]
+    op = _operation(opname)
+    simple = {"IAdd": b.add, "FAdd": b.fadd, "IMul": b.mul, "FMul": b.fmul, "BitwiseAnd": b.and_,
+              "BitwiseOr": b.or_, "BitwiseXor": b.xor, "LogicalAnd": b.and_, "LogicalOr": b.or_,
+              "LogicalXor": b.xor}
+    if op in simple:
+        return simple[op](a, x)
+    name = {"FMin": "llvm.minnum", "FMax": "llvm.maxnum", "UMin": "llvm.umin", "SMin": "llvm.smin",
+            "UMax": "llvm.umax", "SMax": "llvm.smax"}[op]
     return b.call(intrinsic(ml.llvm, name, t, [t, t]), [a, x])
 
 
 def identity(opname: str, t: ir.Type, exclusive: bool):
     """The operation's identity: the exclusive scan's first result, and the start of the rest
     (-0.0 for a float sum, so a sum of negative zeros stays -0.0)."""
+    if isinstance(t, ir.VectorType):
+        return ir.Constant(t, [identity(opname, t.element, exclusive)] * t.count)
+    op = _operation(opname)
     if isinstance(t, ir.IntType):
         ones = (1 << t.width) - 1
-        value = {"OpGroupIAdd": 0, "OpGroupUMin": ones, "OpGroupSMin": ones >> 1, "OpGroupUMax": 0,
-                 "OpGroupSMax": 1 << (t.width - 1)}[opname]
+        value = {"IAdd": 0, "UMin": ones, "SMin": ones >> 1, "UMax": 0, "SMax": 1 << (t.width - 1), "IMul": 1,
+                 "BitwiseAnd": ones, "BitwiseOr": 0, "BitwiseXor": 0, "LogicalAnd": 1, "LogicalOr": 0,
+                 "LogicalXor": 0}[op]
         return ir.Constant(t, value)
-    if opname == "OpGroupFAdd":
+    if op == "FAdd":
         return ir.Constant(t, 0.0 if exclusive else -0.0)
-    return ir.Constant(t, float("inf") if opname == "OpGroupFMin" else float("-inf"))
+    if op == "FMul":
+        return ir.Constant(t, 1.0)
+    return ir.Constant(t, float("inf") if op == "FMin" else float("-inf"))
 
 
 def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list, out_slot, states, records,
             count, sizes, state: int) -> None:
     """The group's part: combine the operands of the work-items waiting at the collective
-    (state ``state``), in local linear id order, into each one's result slot."""
+    (state ``state``), in local linear id order, into each one's result slot. At Subgroup scope,
+    each sub-group on its own: the work-items of local linear ids [k * n, min((k + 1) * n,
+    count)) for the launch's sub-group size n."""
     from .kernel import _counted_loop
 
     ml = kb.ml
@@ -161,12 +194,46 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list,
     if opname == "OpGroupAsyncCopy":
         _async_copy(ml, kb.spv_fn, b, fn, ctx, ts, inst, in_slots, out_slot, data, waiting, count)
         return
+    # Accumulators at the function's entry: this code runs once per region pass and sub-group.
+    entry = ir.IRBuilder(fn.entry_basic_block)
+    entry.position_at_start(fn.entry_basic_block)
+    if ml.constants.value(inst.words[3]) == SUBGROUP:
+        from .kernel import _load_word
+        from .abi import CONTEXT
+        n = _load_word(b, ctx, CONTEXT["sub_group_size"])
+        with _counted_loop(b, fn, b.udiv(b.add(count, b.sub(n, ir.Constant(I64, 1))), n), "subgroup") as k:
+            lo = b.mul(k, n)
+            end = b.add(lo, n)
+            hi = b.select(b.icmp_unsigned("<", end, count), end, count)
+            _combine_items(ml, b, entry, fn, inst, in_slots, sizes, lo, hi, waiting, operand, result)
+    else:
+        _combine_items(ml, b, entry, fn, inst, in_slots, sizes, ir.Constant(I64, 0), count, waiting, operand, result)
 
-    if opname == "OpGroupBroadcast":
+
+def _combine_items(ml, b: ir.IRBuilder, entry: ir.IRBuilder, fn: ir.Function, inst, in_slots, sizes, lo, hi,
+                   waiting, operand, result) -> None:
+    """The collective over the work-items [lo, hi) of the group (a work-group or a sub-group)."""
+    from .kernel import _counted_loop
+
+    opname = inst.opname
+
+    class items(_counted_loop):   # for i in [lo, hi)
+        def __init__(self, name):
+            super().__init__(b, fn, b.sub(hi, lo), name)
+
+        def __enter__(self):
+            return b.add(lo, super().__enter__())
+
+    if opname in NON_UNIFORM and opname not in ("OpGroupNonUniformBroadcast", "OpGroupNonUniformAll",
+                                                "OpGroupNonUniformAny"):
+        _non_uniform(ml, b, entry, fn, opname, in_slots, lo, hi, items, waiting, operand, result)
+        return
+
+    if opname in ("OpGroupBroadcast", "OpGroupNonUniformBroadcast"):
         # The source work-item, from the first waiting work-item's local id operand (the same
         # in all of them).
-        first, _ = first_waiting(b, fn, count, waiting)
-        local = operand(in_slots[1], first)
+        first, _ = first_waiting(b, fn, b.sub(hi, lo), lambda j: waiting(b.add(lo, j)))
+        local = operand(in_slots[1], b.add(lo, first))
         sx, sy, _ = sizes
         if isinstance(local.type, ir.VectorType):
             parts = [b.zext(b.extract_element(local, ir.Constant(I32, k)), I64)
@@ -179,33 +246,34 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list,
                 index = b.add(index, b.mul(parts[2], b.mul(sx, sy)))
         else:
             index = b.zext(local, I64) if local.type.width < 64 else local
-        inside = b.icmp_unsigned("<", index, count)
+        inside = b.icmp_unsigned("<", index, b.sub(hi, lo))
         index = b.select(inside, index, ir.Constant(I64, 0))   # out of range: undefined; stay in bounds
-        value = operand(in_slots[0], index)
-        with _counted_loop(b, fn, count, "bcast") as i:
+        value = operand(in_slots[0], b.add(lo, index))
+        with items("bcast") as i:
             with b.if_then(waiting(i)):
                 result(value, i)
         return
 
-    if opname in ("OpGroupAll", "OpGroupAny"):
-        acc = b.alloca(I8)
-        b.store(ir.Constant(I8, 1 if opname == "OpGroupAll" else 0), acc)
-        with _counted_loop(b, fn, count, "vote") as i:
+    if opname in ("OpGroupAll", "OpGroupAny", "OpGroupNonUniformAll", "OpGroupNonUniformAny"):
+        every = opname.endswith("All")
+        acc = entry.alloca(I8)
+        b.store(ir.Constant(I8, 1 if every else 0), acc)
+        with items("vote") as i:
             with b.if_then(waiting(i)):
                 p = operand(in_slots[0], i)
                 old = b.load(acc, typ=I8)
-                b.store(b.and_(old, p) if opname == "OpGroupAll" else b.or_(old, p), acc)
+                b.store(b.and_(old, p) if every else b.or_(old, p), acc)
         value = b.icmp_unsigned("!=", b.load(acc, typ=I8), ir.Constant(I8, 0))
-        with _counted_loop(b, fn, count, "votes") as i:
+        with items("votes") as i:
             with b.if_then(waiting(i)):
                 result(value, i)
         return
 
     operation = inst.words[4]
     t = in_slots[0][0].llvm
-    acc = b.alloca(t)
+    acc = entry.alloca(t)
     b.store(identity(opname, t, operation == EXCLUSIVE), acc)
-    with _counted_loop(b, fn, count, "scan") as i:
+    with items("scan") as i:
         with b.if_then(waiting(i)):
             before = b.load(acc, typ=t)
             after = combine(ml, b, opname, before, operand(in_slots[0], i))
@@ -216,9 +284,84 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list,
                 result(before, i)
     if operation == REDUCE:
         total = b.load(acc, typ=t)
-        with _counted_loop(b, fn, count, "total") as i:
+        with items("total") as i:
             with b.if_then(waiting(i)):
                 result(total, i)
+
+
+def _non_uniform(ml, b: ir.IRBuilder, entry: ir.IRBuilder, fn: ir.Function, opname: str, in_slots, lo, hi, items,
+                 waiting, operand, result) -> None:
+    """Elect, AllEqual, BroadcastFirst, Ballot and the shuffles over the waiting (active)
+    work-items [lo, hi) of a sub-group (Broadcast, All, Any and the arithmetic are shared with
+    OpGroup*)."""
+    size = b.sub(hi, lo)
+    first, _ = first_waiting(b, fn, size, lambda j: waiting(b.add(lo, j)))
+    first = b.add(lo, first)
+    if opname == "OpGroupNonUniformElect":
+        with items("elect") as i:
+            with b.if_then(waiting(i)):
+                result(b.icmp_unsigned("==", i, first), i)
+        return
+    if opname == "OpGroupNonUniformBroadcastFirst":
+        value = operand(in_slots[0], first)
+        with items("bfirst") as i:
+            with b.if_then(waiting(i)):
+                result(value, i)
+        return
+    if opname == "OpGroupNonUniformAllEqual":
+        value = operand(in_slots[0], first)
+        same = entry.alloca(I1)
+        b.store(ir.Constant(I1, 1), same)
+        with items("alleq") as i:
+            with b.if_then(waiting(i)):
+                b.store(b.and_(b.load(same, typ=I1), _equal(b, operand(in_slots[0], i), value)), same)
+        value = b.load(same, typ=I1)
+        with items("alleqs") as i:
+            with b.if_then(waiting(i)):
+                result(value, i)
+        return
+    if opname == "OpGroupNonUniformBallot":
+        # Bit k of the uint4: the predicate of sub-group local id k (k < 128).
+        mask = entry.alloca(ir.VectorType(I32, 4))
+        b.store(ir.Constant(ir.VectorType(I32, 4), [0] * 4), mask)
+        with items("ballot") as i:
+            k = b.sub(i, lo)
+            voted = b.and_(waiting(i), b.icmp_unsigned("!=", operand(in_slots[0], i), ir.Constant(I8, 0)))
+            with b.if_then(b.and_(voted, b.icmp_unsigned("<", k, ir.Constant(I64, 128)))):
+                word = b.trunc(b.lshr(k, ir.Constant(I64, 5)), I32)
+                bit = b.shl(ir.Constant(I32, 1), b.trunc(b.and_(k, ir.Constant(I64, 31)), I32))
+                old = b.load(mask, typ=mask.allocated_type)
+                b.store(b.insert_element(old, b.or_(b.extract_element(old, word), bit), word), mask)
+        value = b.load(mask, typ=mask.allocated_type)
+        with items("ballots") as i:
+            with b.if_then(waiting(i)):
+                result(value, i)
+        return
+    # The shuffles: each work-item reads the value of the one its operand names (an id out of
+    # the sub-group is undefined: it reads its own).
+    with items("shuffle") as i:
+        with b.if_then(waiting(i)):
+            arg = operand(in_slots[1], i)
+            arg = b.zext(arg, I64) if arg.type.width < 64 else arg
+            me = b.sub(i, lo)
+            source = {"OpGroupNonUniformShuffle": lambda: arg, "OpGroupNonUniformShuffleXor": lambda: b.xor(me, arg),
+                      "OpGroupNonUniformShuffleUp": lambda: b.sub(me, arg),
+                      "OpGroupNonUniformShuffleDown": lambda: b.add(me, arg)}[opname]()
+            source = b.select(b.icmp_unsigned("<", source, size), source, me)
+            result(operand(in_slots[0], b.add(lo, source)), i)
+
+
+def _equal(b: ir.IRBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    """x == y, every component of a vector (floats: ordered equality)."""
+    element = x.type.element if isinstance(x.type, ir.VectorType) else x.type
+    eq = b.fcmp_ordered("==", x, y) if isinstance(element, (ir.FloatType, ir.DoubleType, ir.HalfType)) \
+        else b.icmp_unsigned("==", x, y)
+    if not isinstance(x.type, ir.VectorType):
+        return eq
+    out = b.extract_element(eq, ir.Constant(I32, 0))
+    for k in range(1, x.type.count):
+        out = b.and_(out, b.extract_element(eq, ir.Constant(I32, k)))
+    return out
 
 
 def first_waiting(b: ir.IRBuilder, fn: ir.Function, count, waiting) -> tuple[ir.Value, ir.Value]:
@@ -294,3 +437,72 @@ def _async_copy(ml, spv_fn, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_
         with _counted_loop(b, fn, count, "events") as i:
             with b.if_then(waiting(i)):
                 b.store(ir.Constant(out_slot.llvm, None), data.at(out_slot, i))
+
+
+# ----- the ballot's bit operations: each work-item on its own uint4 ---------------------------
+I128 = ir.IntType(128)
+
+
+def _ballot_bits(fl: FunctionLowering, value_id: int) -> ir.Value:
+    """A ballot (uint4, component 0 the low bits) as one i128."""
+    return fl.builder.bitcast(fl.value(value_id), I128)
+
+
+def _low_bits(b: ir.IRBuilder, n: ir.Value) -> ir.Value:
+    """An i128 of the n (0..128) low bits set."""
+    n = b.zext(n, I128) if n.type.width < 128 else n
+    some = b.sub(b.shl(ir.Constant(I128, 1), n), ir.Constant(I128, 1))
+    return b.select(b.icmp_unsigned("<", n, ir.Constant(I128, 128)), some, ir.Constant(I128, (1 << 128) - 1))
+
+
+def _to(b: ir.IRBuilder, value: ir.Value, t: ir.Type) -> ir.Value:
+    return b.trunc(value, t) if value.type.width > t.width else b.zext(value, t) if value.type.width < t.width else value
+
+
+def _bit(b: ir.IRBuilder, bits: ir.Value, index: ir.Value) -> ir.Value:
+    index = b.and_(_to(b, index, I128), ir.Constant(I128, 127))
+    return b.trunc(b.lshr(bits, index), I1)
+
+
+@handles("OpGroupNonUniformInverseBallot")
+def lower_inverse_ballot(fl: FunctionLowering, inst) -> None:
+    from .builtins import _scalar
+    fl.set(inst.result_id, _bit(fl.builder, _ballot_bits(fl, inst.words[4]), _scalar(fl, "SubgroupLocalInvocationId")))
+
+
+@handles("OpGroupNonUniformBallotBitExtract")
+def lower_ballot_bit_extract(fl: FunctionLowering, inst) -> None:
+    fl.set(inst.result_id, _bit(fl.builder, _ballot_bits(fl, inst.words[4]), fl.value(inst.words[5])))
+
+
+@handles("OpGroupNonUniformBallotBitCount")
+def lower_ballot_bit_count(fl: FunctionLowering, inst) -> None:
+    """The bits of the sub-group (Reduce), of sub-group local ids up to this one's (InclusiveScan)
+    or below it (ExclusiveScan)."""
+    from .builtins import _scalar
+    b = fl.builder
+    operation = inst.words[4]
+    if operation not in (REDUCE, INCLUSIVE, EXCLUSIVE):
+        raise NotSupportedError(f"{inst.opname} with group operation {operation} (word {inst.offset})")
+    if operation == REDUCE:
+        n = _scalar(fl, "SubgroupSize")
+    else:
+        n = _scalar(fl, "SubgroupLocalInvocationId")
+        if operation == INCLUSIVE:
+            n = b.add(n, ir.Constant(I64, 1))
+    bits = b.and_(_ballot_bits(fl, inst.words[5]), _low_bits(b, n))
+    count = b.call(intrinsic(fl.ml.llvm, "llvm.ctpop", I128, [I128]), [bits])
+    fl.set(inst.result_id, _to(b, count, fl.ml.types[inst.words[1]].llvm))
+
+
+@handles("OpGroupNonUniformBallotFindLSB", "OpGroupNonUniformBallotFindMSB")
+def lower_ballot_find(fl: FunctionLowering, inst) -> None:
+    """The lowest (highest) set bit's index; undefined for an empty ballot (gives 128, -1)."""
+    b = fl.builder
+    bits = _ballot_bits(fl, inst.words[4])
+    if inst.opname.endswith("LSB"):
+        index = b.call(intrinsic(fl.ml.llvm, "llvm.cttz", I128, [I128, I1]), [bits, ir.Constant(I1, 0)])
+    else:
+        zeros = b.call(intrinsic(fl.ml.llvm, "llvm.ctlz", I128, [I128, I1]), [bits, ir.Constant(I1, 0)])
+        index = b.sub(ir.Constant(I128, 127), zeros)
+    fl.set(inst.result_id, _to(b, index, fl.ml.types[inst.words[1]].llvm))

@@ -25,14 +25,18 @@ OP_VARIABLE = 59
 
 
 class GlobalAddress:
-    """The value of a program-scope variable's address in a constant initialiser (``global int
-    *p = &g;``): only known once the runtime has placed the variables, so it is written as a
-    relocation (see to_bytes)."""
+    """The value of an address in a program-scope variable in a constant initialiser (``global
+    int *p = &g;``, ``&arr[3]``, ``&s.b``, ``(global char *)&x + 1``): the variable and a byte
+    offset into it (OpSpecConstantOp access chains and casts over the OpVariable fold to it).
+    Only known once the runtime has placed the variables, so it is written as a relocation (see
+    to_bytes)."""
 
-    __slots__ = ("var_id",)
+    __slots__ = ("var_id", "offset")
 
-    def __init__(self, var_id: int):
+    def __init__(self, var_id: int, offset: int = 0):
         self.var_id = var_id
+        self.offset = offset
+
 CONSTANT_OPS = {OP_CONSTANT_TRUE, OP_CONSTANT_FALSE, OP_CONSTANT, OP_CONSTANT_COMPOSITE, OP_CONSTANT_NULL,
                 OP_SPEC_TRUE, OP_SPEC_FALSE, OP_SPEC_CONSTANT, OP_SPEC_COMPOSITE, OP_SPEC_OP, OP_UNDEF,
                 OP_CONSTANT_SAMPLER}
@@ -102,7 +106,7 @@ class ConstantEvaluator:
             return None
         if op == OP_SPEC_OP:
             return fold_spec_op(self, inst)
-        if op == OP_VARIABLE and self.types[w[1]].storage == "CrossWorkgroup":
+        if op == OP_VARIABLE and self.types[w[1]].storage in ("CrossWorkgroup", "UniformConstant"):
             return GlobalAddress(w[2])
         raise NotSupportedError(f"{inst.opname} as a constant")
 
@@ -135,7 +139,7 @@ class ConstantEvaluator:
     def to_bytes(self, value, t: SpvType, relocations: list | None = None) -> bytes:
         """The in-memory image of a constant (program-scope variable initialisers). Addresses of
         program-scope variables in it are left zero and listed in ``relocations`` as (byte
-        offset in the image, pointer size, variable id)."""
+        offset in the image, pointer size, variable id, byte offset in that variable)."""
         size = self.types.size(t)
         out = bytearray(size)
         self._write(out, 0, value, t, relocations)
@@ -147,7 +151,7 @@ class ConstantEvaluator:
         if isinstance(value, GlobalAddress):
             if relocations is None:
                 raise NotSupportedError("the address of a program-scope variable in this initialiser")
-            relocations.append((at, self.types.size(t), value.var_id))
+            relocations.append((at, self.types.size(t), value.var_id, value.offset))
             return
         if t.kind in ("int", "bool"):
             n = max(1, t.width // 8) if t.kind == "int" else 1
@@ -313,9 +317,47 @@ def fold_spec_op(ev: ConstantEvaluator, inst):
             return [xi if ci else yi for ci, xi, yi in zip(c, x, y)]
         return x if c else y
 
+    if name in _ADDRESS_OPS and t.kind == "pointer":
+        return _fold_address(ev, name, operands)
+
     args = [ev.value(o) for o in operands]
     arg_types = [ev.types[ev.module.type_of(o).result_id] for o in operands]
     return _elementwise(name, t, arg_types, args)
+
+
+_ADDRESS_OPS = {"AccessChain", "InBoundsAccessChain", "PtrAccessChain", "InBoundsPtrAccessChain", "Bitcast",
+                "PtrCastToGeneric", "GenericCastToPtr"}
+
+
+def _fold_address(ev: ConstantEvaluator, name: str, operands) -> GlobalAddress:
+    """An address constant over a program-scope variable (what llvm-spirv emits for ``&arr[3]``,
+    ``&s.b``, ``(global char *)&x + 1``): the variable and a byte offset into it."""
+    base = ev.value(operands[0])
+    if not isinstance(base, GlobalAddress):
+        raise NotSupportedError(f"OpSpecConstantOp {name} of a pointer other than a program-scope "
+                                "variable's address")
+    if not name.endswith("AccessChain"):
+        return base   # casts keep the address
+    t = ev.types[ev.module.type_of(operands[0]).result_id].elem
+    offset, indices = base.offset, list(operands[1:])
+    if name.endswith("PtrAccessChain"):   # the Element operand steps over whole pointees
+        offset += _index(ev, indices.pop(0)) * ev.types.size(t)
+    for index_id in indices:
+        i = _index(ev, index_id)
+        if t.kind == "struct":
+            offset += _element_offset(t.llvm, i, ev.types.target_data)
+            t = t.members[i]
+        elif t.kind in ("array", "vector"):
+            offset += i * ev.types.size(t.elem)
+            t = t.elem
+        else:
+            raise SpirvError(f"invalid module: OpSpecConstantOp {name} indexes into a {t.kind}")
+    return GlobalAddress(base.var_id, offset)
+
+
+def _index(ev: ConstantEvaluator, index_id: int) -> int:
+    """An access chain's constant index, as the signed integer it is."""
+    return _signed(ev.value(index_id) or 0, ev.types[ev.module.type_of(index_id).result_id].width)
 
 
 def _elementwise(name: str, t: SpvType, arg_types: list[SpvType], args: list):

@@ -14,7 +14,7 @@ from llvmlite import ir
 from ..errors import NotSupportedError
 from ..spirv.module import Function, Module
 from . import ops_arith, ops_composite, ops_control, ops_convert, ops_memory, ops_atomic, ops_ext, ops_image  # noqa: F401 (register handlers)
-from .constants import CONSTANT_OPS, OP_UNDEF, ConstantEvaluator
+from .constants import CONSTANT_OPS, OP_SPEC_OP, OP_UNDEF, ConstantEvaluator, GlobalAddress
 from .function import I64, PTR, BuiltinPtr, FunctionLowering, Ptr
 from .runtime_ir import RuntimeFunctions
 from .types import SpvType, TypeTable
@@ -40,7 +40,7 @@ class VariableLayout:
     globals_bytes: int = 0
     global_offsets: dict[int, int] = field(default_factory=dict)
     global_init: list[tuple[int, bytes]] = field(default_factory=list)
-    # (byte offset, pointer size, offset of the variable whose address goes there)
+    # (byte offset, pointer size, offset in the block of the address that goes there)
     global_relocs: list[tuple[int, int, int]] = field(default_factory=list)
     local_bytes: int = 0
     local_offsets: dict[int, int] = field(default_factory=dict)
@@ -130,6 +130,7 @@ class ModuleLowering:
     # ----- module facts ---------------------------------------------------------------------
     def _variable_layout(self) -> VariableLayout:
         layout = VariableLayout()
+        in_block = self._addressed_constants()
         for inst in self.module.section("types_values"):
             if inst.opcode != OP_VARIABLE:
                 continue
@@ -137,7 +138,7 @@ class ModuleLowering:
             ptr_t = self.types[inst.words[1]]
             storage = ptr_t.storage
             pointee = ptr_t.elem
-            if storage == "CrossWorkgroup":
+            if storage == "CrossWorkgroup" or var_id in in_block:
                 size, align = self.types.size(pointee), max(self.types.align(pointee), 16)
                 at = _align(layout.globals_bytes, align)
                 layout.global_offsets[var_id] = at
@@ -146,17 +147,56 @@ class ModuleLowering:
                     value = self.constants.value(inst.words[4])
                     relocations: list = []
                     layout.global_init.append((at, self.constants.to_bytes(value, pointee, relocations)))
-                    layout.global_relocs += [(at + off, size, var) for off, size, var in relocations]
+                    layout.global_relocs += [(at + off, size, var, offset) for off, size, var, offset in relocations]
             elif storage == "Workgroup":
                 size, align = self.types.size(pointee), max(self.types.align(pointee), 16)
                 at = _align(layout.local_bytes, align)
                 layout.local_offsets[var_id] = at
                 layout.local_bytes = at + size
         # Addresses of program-scope variables: as offsets in the block, now that all are placed.
-        layout.global_relocs = [(at, size, layout.global_offsets[var]) for at, size, var in layout.global_relocs]
+        layout.global_relocs = [(at, size, layout.global_offsets[var] + offset)
+                                for at, size, var, offset in layout.global_relocs]
         layout.globals_bytes = _align(layout.globals_bytes, 16)
         layout.local_bytes = _align(layout.local_bytes, 64)
         return layout
+
+    def _addressed_constants(self) -> set[int]:
+        """The __constant (UniformConstant) variables an address constant involves: initialised
+        with an address (``constant int *constant p = tbl + 1;``) or addressed by one
+        (``constant int *p = &tbl[2];``). They live in the program's globals block, so that the
+        relocations reach them and every kernel sees one copy."""
+        uniform = {i.words[2] for i in self.module.section("types_values")
+                   if i.opcode == OP_VARIABLE and self.types[i.words[1]].storage == "UniformConstant"}
+        found: set[int] = set()
+        for inst in self.module.section("types_values"):
+            if inst.opcode != OP_VARIABLE or len(inst.words) <= 4:
+                continue
+            targets = self._address_operands(inst.words[4], set())
+            found |= targets & uniform
+            if targets and inst.words[2] in uniform:
+                found.add(inst.words[2])
+        return found
+
+    def _address_operands(self, value_id: int, seen: set[int]) -> set[int]:
+        """The variables whose addresses constant ``value_id`` is made of."""
+        if value_id in seen:
+            return set()
+        seen.add(value_id)
+        inst = self.module.definition(value_id)
+        if inst is None:
+            return set()
+        if inst.opcode == OP_VARIABLE:
+            return {value_id}
+        if inst.opcode in (44, 51):   # OpConstantComposite, OpSpecConstantComposite
+            parts = inst.words[3:]
+        elif inst.opcode == OP_SPEC_OP and self.types[inst.words[1]].kind == "pointer":
+            parts = inst.words[4:5]   # access chains and casts: the base pointer
+        else:
+            return set()
+        out: set[int] = set()
+        for part in parts:
+            out |= self._address_operands(part, seen)
+        return out
 
     def _line_table(self) -> dict[int, str]:
         """Word offset of each instruction -> 'file:line:col' of the OpLine in force."""
@@ -222,6 +262,8 @@ class ModuleLowering:
             t = self.types[inst.words[1]]
             if op == 45:   # OpConstantSampler
                 value = ops_image.constant_sampler(inst)
+            elif t.kind == "pointer" and op == OP_SPEC_OP:   # an address constant (&arr[3])
+                value = self._address_constant(self.constants.value(value_id), fl)
             elif t.kind == "pointer":   # OpConstantNull / OpUndef pointer
                 null = ir.Constant(PTR, None)
                 value = Ptr(null, null, null) if self.checked else Ptr(null)
@@ -235,6 +277,18 @@ class ModuleLowering:
             return value
         raise NotSupportedError(f"a use of %{value_id} ({inst.opname}) outside its function")
 
+    def _address_constant(self, value, fl: FunctionLowering) -> Ptr:
+        """A pointer-typed OpSpecConstantOp used in code: its variable's address plus the offset,
+        within the variable's region."""
+        if not isinstance(value, GlobalAddress):
+            null = ir.Constant(PTR, None)
+            return Ptr(null, null, null) if self.checked else Ptr(null)
+        var = fl.get(value.var_id)
+        if not value.offset:
+            return var
+        b = fl.builder_at_entry()
+        return var.moved(b.gep(var.addr, [ir.Constant(I64, value.offset)], source_etype=ir.IntType(8)))
+
     def _module_variable(self, inst, fl: FunctionLowering):
         var_id = inst.words[2]
         ptr_t = self.types[inst.words[1]]
@@ -245,7 +299,7 @@ class ModuleLowering:
                 raise NotSupportedError("an Input variable that is not a BuiltIn")
             return BuiltinPtr(self.builtins[var_id])
         size = ir.Constant(I64, self.types.size(pointee))
-        if storage == "CrossWorkgroup":
+        if storage == "CrossWorkgroup" or var_id in self.layout.global_offsets:
             base = fl.context_word("globals", builder=b, typ=PTR)
             addr = b.gep(base, [ir.Constant(I64, self.layout.global_offsets[var_id])], source_etype=ir.IntType(8))
         elif storage == "Workgroup":

@@ -15,7 +15,7 @@ from ..errors import NotSupportedError
 from .intrinsics import intrinsic
 from .ops_arith import constant_like
 from .runtime_ir import STORAGE_GLOBAL, STORAGE_LOCAL, STORAGE_PRIVATE
-from .function import PTR, FunctionLowering, Ptr, handles
+from .function import PTR, BuiltinPtr, FunctionLowering, Ptr, handles
 
 ROUNDING = {0: "RTE", 1: "RTZ", 2: "RTP", 3: "RTN"}
 
@@ -232,6 +232,8 @@ def lower_bitcast(fl, inst):
     target_t = fl.type(w[1])
     source = fl.get(w[3])
     b = fl.builder
+    if isinstance(source, BuiltinPtr):   # a built-in input is a launch-state word, not memory
+        raise NotSupportedError("OpBitcast of a pointer to a BuiltIn variable")
     if target_t.kind == "pointer":
         if isinstance(source, Ptr):
             fl.set(w[2], source)        # pointers are untyped in LLVM: nothing to do

@@ -162,10 +162,38 @@ def store(fl: FunctionLowering, ptr: Ptr, value, t, align=None, volatile=False, 
         fl.check_access(ptr, size, "store", pointer_id)
     if volatile and size in (1, 2, 4, 8) and (align or natural) >= size:
         store_atomic(b, raw, ptr.addr, "monotonic", align or natural)   # see _emit_load
+    elif not volatile and size > BULK_STORE_BYTES and isinstance(raw, ir.Constant) and \
+            isinstance(raw.type, ir.ArrayType | ir.LiteralStructType | ir.IdentifiedStructType):
+        _store_constant_aggregate(fl, ptr, raw, size)
     else:
         fl.tag(b.store(raw, ptr.addr, align=align or natural))
     if fl.checked:
         fl.join_access()
+
+
+# A store of a large constant aggregate (a zero-filled or initialised private array) as one LLVM
+# store takes the code generator time linear in its elements with a large constant: a 20,000-float
+# array took 35 s. As memset / memcpy from a constant it is one call.
+BULK_STORE_BYTES = 256
+
+
+def _store_constant_aggregate(fl: FunctionLowering, ptr: Ptr, value: ir.Constant, size: int) -> None:
+    b = fl.builder
+    length = ir.Constant(I64, size)
+    if value.constant is None:   # OpConstantNull: zeroinitializer
+        memset = intrinsic(fl.ml.llvm, "llvm.memset", ir.VoidType(), [PTR, ir.IntType(8), I64, ir.IntType(1)],
+                           overloads=[PTR, I64])
+        fl.tag(b.call(memset, [ptr.addr, ir.Constant(ir.IntType(8), 0), length, ir.Constant(ir.IntType(1), 0)]))
+        return
+    module = b.module
+    data = ir.GlobalVariable(module, value.type, module.get_unique_name("aggregate_init"))
+    data.global_constant = True
+    data.linkage = "private"
+    data.unnamed_addr = True
+    data.initializer = value
+    memcpy = intrinsic(fl.ml.llvm, "llvm.memcpy", ir.VoidType(), [PTR, PTR, I64, ir.IntType(1)],
+                       overloads=[PTR, PTR, I64])
+    fl.tag(b.call(memcpy, [ptr.addr, data, length, ir.Constant(ir.IntType(1), 0)]))
 
 
 def _pointee(fl: FunctionLowering, pointer_id: int):
@@ -178,6 +206,10 @@ def _pointee(fl: FunctionLowering, pointer_id: int):
 def _index(fl: FunctionLowering, value_id: int) -> ir.Value:
     """An array/vector index as i64 (SPIR-V indices are signed)."""
     v = fl.value(value_id)
+    if not isinstance(v.type, ir.IntType):
+        # SPIRV-Tools (and so spirvkit's validator) leave an OpPtrAccessChain's Element operand
+        # unconstrained: a fuzz mutant indexed with a pointer.
+        raise NotSupportedError(f"an access chain index of type {v.type} (not an integer scalar)")
     if v.type.width < 64:
         return fl.builder.sext(v, I64)
     return v

@@ -197,7 +197,7 @@ def invariant_values(ml, fn: Function) -> set[int]:
 
 # BuiltIns that differ between the work-items of a group.
 _PER_ITEM_BUILTINS = {"LocalInvocationId", "GlobalInvocationId", "LocalInvocationIndex", "GlobalLinearId",
-                      "SubgroupLocalInvocationId"}
+                      "SubgroupLocalInvocationId", "SubgroupId", "SubgroupSize"}
 
 
 def uniform_values(builtins: dict[int, str], fn: Function, inductions: set[int] = frozenset()) -> set[int]:

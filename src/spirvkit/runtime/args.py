@@ -41,6 +41,7 @@ class BoundArgs:
     local_args: list[tuple[int, int, str]]   # (offset in the local block, size, description)
     local_bytes: int                     # static work-group variables + __local arguments
     keep: list                           # objects that must outlive the launch
+    constant_bytes: int = 0              # the arrays passed for __constant pointers
 
 
 def scalar_dtype(t: SpvType):
@@ -58,6 +59,7 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
     block = np.zeros(max(args_bytes, 16), np.uint8)
     words = block.view(np.uint64)
     regions, local_args, keep = [], [], []
+    constant_bytes = 0
     local_at = static_local
     for slot, value in zip(slots, args):
         t = types[slot.type_id]
@@ -69,6 +71,8 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
             words[slot.offset // 8: slot.offset // 8 + 3] = (base, base, end)
             regions.append((base, end, where))
             keep.append(array)
+            if slot.storage == "UniformConstant":
+                constant_bytes += array.nbytes
         elif slot.kind == "local":
             if not isinstance(value, LocalMemory):
                 raise KernelArgumentError(f"{where} is a __local pointer: pass spirvkit.LocalMemory(nbytes), "
@@ -89,7 +93,7 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
         else:
             data = _value_bytes(value, t, where, types)
             block[slot.offset: slot.offset + len(data)] = np.frombuffer(data, np.uint8)
-    return BoundArgs(block, regions, local_args, (local_at + 63) // 64 * 64, keep)
+    return BoundArgs(block, regions, local_args, (local_at + 63) // 64 * 64, keep, constant_bytes)
 
 
 def _buffer(value, slot: ArgSlot, t: SpvType, where: str) -> np.ndarray:

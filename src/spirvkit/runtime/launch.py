@@ -23,7 +23,7 @@ from ..jit.compiler import CompiledKernel
 from ..jit.kernel import PROBE_SYMBOL, RUN_SYMBOL
 from ..jit.target import LoadedObject
 from .args import BoundArgs
-from .limits import check_launch
+from .limits import PRIVATE_MEM_SIZE, check_launch
 from .ndrange import NDRange
 from .printf import PrintfBuffer
 
@@ -34,6 +34,12 @@ _libc.free.argtypes = [ctypes.c_void_p]
 
 _pool_lock = threading.Lock()
 _pool: concurrent.futures.ThreadPoolExecutor | None = None
+# A work-item's private variables live on its worker thread's stack: each worker gets room for
+# the limit (checked before a launch) and 8 MiB for the runtime's and LLVM's own frames. The
+# platform default (8 MiB from RLIMIT_STACK, often less) would let a kernel within the limit
+# crash the process. Stack pages are only reserved, not used, until a kernel touches them.
+WORKER_STACK_BYTES = PRIVATE_MEM_SIZE + 8 * 1024 * 1024
+_stack_lock = threading.Lock()
 
 
 def worker_count() -> int:
@@ -113,11 +119,12 @@ def _aligned(array: np.ndarray, align: int) -> int:
 
 
 def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_block: np.ndarray | None,
-           timeout: float | None, name: str, locate=None, printf=None) -> None:
+           timeout: float | None, name: str, locate=None, printf=None, sub_group_size: int | None = None) -> None:
     """Runs the kernel over the NDRange. ``locate()`` gives the report-mode kernel, used to
     re-run the one work-group whose fault flag a checked launch found set. ``printf``: where the
-    kernel's printf output goes (see runtime/printf.py); it is written when the launch ends."""
-    check_launch(name, bound.local_bytes, kernel.frame_bytes)  # before anything is allocated
+    kernel's printf output goes (see runtime/printf.py); it is written when the launch ends.
+    ``sub_group_size``: work-items per sub-group (None: one sub-group per work-group)."""
+    check_launch(name, bound.local_bytes, kernel.frame_bytes, ndrange.group_items)  # before anything is allocated
     ctx = np.zeros(CONTEXT["_words"], np.int64)
     ctx[CONTEXT["work_dim"]] = ndrange.work_dim
     ctx[CONTEXT["global_size"]: CONTEXT["global_size"] + 3] = ndrange.global_size
@@ -125,6 +132,7 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
     ctx[CONTEXT["enqueued_local_size"]: CONTEXT["enqueued_local_size"] + 3] = ndrange.local_size
     ctx[CONTEXT["num_groups"]: CONTEXT["num_groups"] + 3] = ndrange.num_groups
     ctx[CONTEXT["total_groups"]] = ndrange.total_groups
+    ctx[CONTEXT["sub_group_size"]] = sub_group_size or ndrange.group_items
     ctx[CONTEXT["args"]] = bound.block.ctypes.data
     regions = list(bound.regions)
     if globals_block is not None and globals_block.nbytes:
@@ -182,7 +190,15 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
 def _run_workers(kernel: LoadedKernel, ctx: np.ndarray, scratch: list[dict], deadline) -> str | None:
     """Runs the workers to completion; returns 'timeout' or 'interrupt' if it stopped them."""
     ctx_addr = ctx.ctypes.data
-    futures = [_workers().submit(kernel.run, ctx_addr, s["ts"].ctypes.data) for s in scratch]
+    pool = _workers()
+    # The pool starts its threads in submit(); the stack size applies to threads started
+    # while it is set (a process-wide setting: put back at once).
+    with _stack_lock:
+        previous = threading.stack_size(WORKER_STACK_BYTES)
+        try:
+            futures = [pool.submit(kernel.run, ctx_addr, s["ts"].ctypes.data) for s in scratch]
+        finally:
+            threading.stack_size(previous)
     stopped = None
     try:
         while True:

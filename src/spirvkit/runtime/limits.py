@@ -1,12 +1,16 @@
 """The resource limits of spirvkit's CPU device, checked before a launch allocates anything.
 
-They play the part of OpenCL's device queries: a kernel (or its ``__local`` arguments) that
-asks for more raises :class:`~spirvkit.errors.LimitError` naming the limit, the amount asked
-for and the kernel, as ``clEnqueueNDRangeKernel`` fails with ``CL_OUT_OF_RESOURCES`` instead of
-the process running out of memory.
+They play the part of OpenCL's device queries (``spirvkit.device_limits()`` gives them under
+their ``CL_DEVICE_*`` names): a kernel (or its arguments) that asks for more raises
+:class:`~spirvkit.errors.LimitError` naming the limit, the amount asked for and the kernel, as
+``clEnqueueNDRangeKernel`` fails with ``CL_OUT_OF_RESOURCES`` instead of the process running out
+of memory or stack. The compiler's limits (bracket nesting, error count) are enforced where they
+arise, in ``clc/``; they are listed here so one query shows them all.
 """
 
 from __future__ import annotations
+
+from dataclasses import asdict, dataclass
 
 from ..errors import LimitError
 
@@ -16,9 +20,71 @@ from ..errors import LimitError
 # thread).
 LOCAL_MEM_SIZE = 4 * 1024 * 1024
 
-# Private memory of one work-item that a launch keeps for it across barriers (its suspended
-# frame), per work-item.
+# Private memory of one work-item: its function-scope variables along the deepest call path
+# (OpenCL has no device query for it; clGetKernelWorkGroupInfo's CL_KERNEL_PRIVATE_MEM_SIZE is
+# the per-kernel figure). They live on the worker thread's stack, which launch.py sizes from
+# this limit, or, for a kernel split at barriers, in a per-work-item record (its suspended
+# frame) that a launch keeps for every work-item of a group.
 PRIVATE_MEM_SIZE = 16 * 1024 * 1024
+
+# The records of a group's work-items together (PRIVATE_MEM_SIZE times up to MAX_WORK_GROUP_SIZE
+# would be 64 GiB): one arena per worker thread.
+GROUP_PRIVATE_MEM_SIZE = 1024 * 1024 * 1024
+
+# CL_DEVICE_MAX_WORK_GROUP_SIZE: work-items per group (ndrange.py refuses a larger local size as
+# OpenCL's CL_INVALID_WORK_GROUP_SIZE, a KernelArgumentError). Each work-item of a group split at
+# barriers keeps a record; 4096 is what CPU implementations report (PoCL, Intel).
+MAX_WORK_GROUP_SIZE = 4096
+
+# CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: the kernel's program-scope __constant data and the arrays
+# passed for its __constant pointer arguments together. OpenCL requires at least 64 KiB; the
+# constant space is ordinary memory here (arguments are passed zero-copy), so spirvkit allows
+# as much as PoCL's CPU device does for typical tables, and refuses only absurd sizes.
+MAX_CONSTANT_BUFFER_SIZE = 64 * 1024 * 1024
+
+# CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE (OpenCL 2.0, at least 64 KiB): program-scope __global
+# variables. spirvkit counts them together, since they share one block per program.
+MAX_GLOBAL_VARIABLE_SIZE = 64 * 1024 * 1024
+
+# CL_DEVICE_MAX_PARAMETER_SIZE: the kernel's parameters together, as OpenCL sizes them (a pointer,
+# image or sampler the size of a pointer, a value its type's size). OpenCL requires at least 1024
+# bytes; CPU implementations report 4096 (Intel) or more.
+MAX_PARAMETER_SIZE = 4096
+
+# The largest module the JIT lowers, in 32-bit words (16 MiB of SPIR-V, about a thousand times
+# the largest kernel of the test corpus): lowering and LLVM's compile time grow with it, and a
+# kernel past it would take many minutes before its first launch.
+MAX_MODULE_WORDS = 4 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class DeviceLimits:
+    """The device's limits, named after OpenCL's ``clGetDeviceInfo`` queries (lower case, without
+    the ``CL_DEVICE_`` prefix) where OpenCL has one. Sizes are in bytes."""
+
+    max_work_group_size: int
+    max_work_item_sizes: tuple[int, int, int]
+    local_mem_size: int
+    private_mem_size: int              # per work-item (no CL query; see PRIVATE_MEM_SIZE)
+    max_constant_buffer_size: int
+    max_global_variable_size: int
+    max_parameter_size: int
+    max_module_words: int              # the JIT's largest module (SPIR-V words)
+    bracket_depth: int                 # the compiler's nesting limit (clang's -fbracket-depth)
+    error_limit: int                   # errors before the compiler stops (clang's -ferror-limit)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def device_limits() -> DeviceLimits:
+    """The limits a launch (and the OpenCL C compiler) enforces."""
+    from ..clc.parser import Parser
+    from ..clc.preprocessor import PreprocessorOptions
+
+    return DeviceLimits(MAX_WORK_GROUP_SIZE, (MAX_WORK_GROUP_SIZE,) * 3, LOCAL_MEM_SIZE, PRIVATE_MEM_SIZE,
+                        MAX_CONSTANT_BUFFER_SIZE, MAX_GLOBAL_VARIABLE_SIZE, MAX_PARAMETER_SIZE, MAX_MODULE_WORDS,
+                        Parser.MAX_BRACKET_DEPTH, PreprocessorOptions().error_limit)
 
 
 def _size(n: int) -> str:
@@ -28,17 +94,56 @@ def _size(n: int) -> str:
     return f"{n} bytes"
 
 
+def _refuse(what: str, needs: str, has: str, limit: str) -> None:
+    raise LimitError(f"{what} needs {needs}; the device has {has} ({limit}, spirvkit.device_limits())")
+
+
 def check_local_memory(nbytes: int, what: str) -> None:
     """Refuse ``what`` (a kernel, or a LocalMemory argument) asking for ``nbytes`` of local
     memory past LOCAL_MEM_SIZE."""
     if nbytes > LOCAL_MEM_SIZE:
-        raise LimitError(f"{what} needs {_size(nbytes)} of __local memory per work-group; the device has "
-                         f"{_size(LOCAL_MEM_SIZE)} (CL_DEVICE_LOCAL_MEM_SIZE, spirvkit.runtime.limits)")
+        _refuse(what, f"{_size(nbytes)} of __local memory per work-group", _size(LOCAL_MEM_SIZE),
+                "CL_DEVICE_LOCAL_MEM_SIZE")
 
 
-def check_launch(kernel: str, local_bytes: int, frame_bytes: int) -> None:
+def check_kernel(kernel: str, resources) -> None:
+    """The static needs of ``kernel`` (a ``jit.resources.KernelResources``), checked before it
+    is lowered: what it declares, whatever its arguments."""
+    what = f"kernel '{kernel}'"
+    if resources.module_words > MAX_MODULE_WORDS:
+        _refuse(what, f"a module of {resources.module_words} words to be compiled", f"a JIT limit of "
+                f"{MAX_MODULE_WORDS} words", "max_module_words")
+    if resources.private_bytes > PRIVATE_MEM_SIZE:
+        _refuse(what, f"{_size(resources.private_bytes)} of private memory per work-item", _size(PRIVATE_MEM_SIZE),
+                "private_mem_size")
+    if resources.parameter_bytes > MAX_PARAMETER_SIZE:
+        _refuse(what, f"{resources.parameter_bytes} bytes of parameters", f"{MAX_PARAMETER_SIZE} bytes",
+                "CL_DEVICE_MAX_PARAMETER_SIZE")
+    if resources.constant_bytes > MAX_CONSTANT_BUFFER_SIZE:
+        _refuse(what, f"{_size(resources.constant_bytes)} of program-scope __constant data",
+                _size(MAX_CONSTANT_BUFFER_SIZE), "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE")
+    if resources.global_bytes > MAX_GLOBAL_VARIABLE_SIZE:
+        _refuse(what, f"{_size(resources.global_bytes)} of program-scope __global variables",
+                _size(MAX_GLOBAL_VARIABLE_SIZE), "CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE")
+    check_local_memory(resources.local_bytes, what)
+
+
+def check_constant_arguments(kernel: str, program_bytes: int, argument_bytes: int) -> None:
+    """The __constant arrays of a launch and the program's __constant data together."""
+    if program_bytes + argument_bytes > MAX_CONSTANT_BUFFER_SIZE:
+        _refuse(f"kernel '{kernel}'", f"{_size(program_bytes + argument_bytes)} of __constant memory "
+                f"({_size(argument_bytes)} of it in __constant arguments)", _size(MAX_CONSTANT_BUFFER_SIZE),
+                "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE")
+
+
+def check_launch(kernel: str, local_bytes: int, frame_bytes: int, group_items: int = 1) -> None:
     """The limits a launch of ``kernel`` must respect, checked before its memory is allocated."""
-    check_local_memory(local_bytes, f"kernel '{kernel}'")
+    what = f"kernel '{kernel}'"
+    check_local_memory(local_bytes, what)
     if frame_bytes > PRIVATE_MEM_SIZE:
-        raise LimitError(f"kernel '{kernel}' needs {_size(frame_bytes)} of private memory per work-item; the "
-                         f"device has {_size(PRIVATE_MEM_SIZE)} (spirvkit.runtime.limits.PRIVATE_MEM_SIZE)")
+        _refuse(what, f"{_size(frame_bytes)} of private memory per work-item", _size(PRIVATE_MEM_SIZE),
+                "private_mem_size")
+    if frame_bytes * group_items > GROUP_PRIVATE_MEM_SIZE:
+        _refuse(f"{what} in work-groups of {group_items} work-items", f"{_size(frame_bytes * group_items)} of "
+                f"private memory kept across barriers per work-group ({_size(frame_bytes)} per work-item)",
+                _size(GROUP_PRIVATE_MEM_SIZE), "spirvkit.runtime.limits.GROUP_PRIVATE_MEM_SIZE")

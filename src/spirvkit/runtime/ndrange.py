@@ -7,8 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import KernelArgumentError
-
-MAX_WORK_GROUP_SIZE = 4096   # work-items per group (what the executor reports as the limit)
+from .limits import MAX_WORK_GROUP_SIZE
 
 
 def _dims(value, what: str) -> tuple[int, ...]:
@@ -62,9 +61,9 @@ def make_ndrange(global_size, local_size, global_offset, required_local=None) ->
         if required_local and tuple(local) != tuple(required_local[:dim]):
             raise KernelArgumentError(f"local_size {local} differs from the kernel's "
                                       f"reqd_work_group_size {tuple(required_local[:dim])}")
-    if int(np.prod(local)) > MAX_WORK_GROUP_SIZE:
-        raise KernelArgumentError(f"local_size {local} has {int(np.prod(local))} work-items; "
-                                  f"the limit is {MAX_WORK_GROUP_SIZE}")
+    if int(np.prod(local)) > MAX_WORK_GROUP_SIZE:   # OpenCL's CL_INVALID_WORK_GROUP_SIZE: an argument error
+        raise KernelArgumentError(f"local_size {local} has {int(np.prod(local))} work-items; the limit is "
+                                  f"{MAX_WORK_GROUP_SIZE} (CL_DEVICE_MAX_WORK_GROUP_SIZE, spirvkit.device_limits())")
     # A local size larger than the global size would only make empty work-items.
     local = tuple(min(lv, gv) for lv, gv in zip(local, g))
     offset = (0,) * dim if global_offset is None else _dims(global_offset, "global_offset")

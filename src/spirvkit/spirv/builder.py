@@ -298,6 +298,12 @@ class ModuleBuilder:
                            type_id, self.enum("SamplerAddressingMode", addressing), int(bool(normalized)),
                            self.enum("SamplerFilterMode", filter_mode))
 
+    def spec_constant_op(self, type_id: int, opname: str, *operands) -> int:
+        """OpSpecConstantOp ``opname`` (without its ``Op``) over constant ``operands``: address
+        constants of program-scope variables are access chains and casts of the OpVariable."""
+        return self._const(("specop", type_id, opname, tuple(operands)), "OpSpecConstantOp", type_id,
+                           self.opcode(f"Op{opname}"), list(operands))
+
     def undef(self, type_id: int) -> int:
         return self._const(("undef", type_id), "OpUndef", type_id)
 
