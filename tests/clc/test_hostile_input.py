@@ -257,3 +257,20 @@ def test_a_constant_initializer_past_the_expansion_limit_is_not_supported_yet():
     err = _errors("constant float big[5000000] = {1, 2};\nkernel void k(global float *p) { p[0] = big[1]; }")
     assert (err.message, err.line, err.col) == (
         "not supported yet: a constant initializer for 5000000 elements (at most 4194304)", 1, 31)
+
+
+def test_comma_operator_in_a_program_scope_initializer_is_not_a_constant():
+    # fuzz clc seed 99: the constant folder had no entry for ',' (KeyError, reported as an
+    # internal compiler error). C99 6.6p3: a constant expression contains no comma operator.
+    err = _errors("constant int lut[] = {(1, 2)};\nkernel void k(global int *p) { p[0] = lut[0]; }")
+    assert (err.message, err.line, err.col) == ("initializer element is not a compile-time constant", 1, 23)
+    assert "internal compiler error" not in str(err)
+
+
+def test_comma_operator_in_a_private_array_initializer_still_compiles():
+    import numpy as np
+
+    source = "kernel void k(global int *p) { const int a[] = {(1, 2), 3}; p[0] = a[0] + a[1]; }"
+    out = np.zeros(1, np.int32)
+    spirvkit.Program(spirvkit.compile_cl(source)).kernel("k")(1, None, out)
+    assert out[0] == 5

@@ -65,6 +65,8 @@ class InitializersMixin:
             return {"-": lambda: -v, "+": lambda: v, "~": lambda: ~v if isinstance(v, int) else None,
                     "!": lambda: int(not v)}.get(node.op, lambda: None)()
         if k == "BinaryOp":
+            if node.op == ",":
+                return None  # C99 6.6p3: a constant expression contains no comma operator
             a = self.const_eval(node.lhs, scope)
             if node.op in ("&&", "||") and a is not None:
                 if node.op == "&&" and not a:
