@@ -96,7 +96,8 @@ def _cmd_run(args) -> int:
                             f"{len(specs)} --arg given")
     values = [parse_arg(spec, program, kernel, i) for i, spec in enumerate(specs)]
     kernel(parse_sizes(args.global_size, "--global"), parse_sizes(args.local_size, "--local"), *values,
-           global_offset=parse_sizes(args.offset, "--offset"), unchecked=args.unchecked, timeout=args.timeout)
+           global_offset=parse_sizes(args.offset, "--offset"), unchecked=args.unchecked, timeout=args.timeout,
+           **({} if args.sub_group_size is None else {"sub_group_size": args.sub_group_size}))
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
     for info, value in zip(kernel.args, values):
@@ -258,6 +259,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--out", "-o", metavar="DIR", help="write every __global buffer to DIR/<index>_<name>.npy")
     p.add_argument("--unchecked", action="store_true", help="no bounds checks (faster; unsafe on bad kernels)")
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the kernel after this long")
+    p.add_argument("--sub-group-size", type=int, metavar="N",
+                   help="sub-groups of N work-items (default: one sub-group per work-group)")
     p.add_argument("--version", action="version", version=f"spirvkit run {__version__}")
     p.set_defaults(func=_cmd_run)
     _add_cc_entry(sub)
@@ -272,11 +275,12 @@ def _add_cc_entry(sub) -> None:
 
 CC_USAGE = """usage: spirvkit cc INPUT.cl [-o OUTPUT] [-S] [-cl-std=CL1.2|CL2.0|CL3.0] [-D NAME[=VAL]] [-I DIR]
                    [-w] [-Werror] [-Wno-NAME] [--spirv-version 1.0..1.4] [-cl-fast-relaxed-math] [-cl-mad-enable]
-                   [-cl-denorms-are-zero] [-cl-opt-disable] [-g]
+                   [-cl-denorms-are-zero] [-cl-opt-disable] [-g] [-ferror-limit=N]
 
 Compile OpenCL C to SPIR-V (binary, or SPIRV-Tools assembly with -S). Output defaults to INPUT
 with .spv (.spvasm with -S); "-o -" writes to stdout. The numerics flags are accepted: they allow
 less precise results, and spirvkit's precise ones conform (see spirvkit.clc.compiler).
+-ferror-limit=N stops after N errors, as clang does (default 20, 0 for no limit).
 """
 
 

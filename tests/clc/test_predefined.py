@@ -29,9 +29,16 @@ SPEC_REQUIRED = [
     "__SPIR__", "__SPIR64__", "cl_khr_fp64", "cl_khr_fp16", "__opencl_c_int64",
 ]
 # Deliberately not defined (see src/spirvkit/clc/predefined.py for why).
-NOT_DEFINED = ["__IMAGE_SUPPORT__", "FP_FAST_FMA", "FP_FAST_FMAF", "__FAST_RELAXED_MATH__",
+NOT_DEFINED = ["FP_FAST_FMA", "FP_FAST_FMAF", "__FAST_RELAXED_MATH__",
                "__opencl_c_images", "__opencl_c_pipes", "__opencl_c_device_enqueue",
-               "cl_khr_3d_image_writes", "cl_intel_subgroups", "as_float"]
+               "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate", "cl_khr_subgroup_extended_types",
+               "cl_intel_subgroups", "as_float"]
+# Defined in every version as clang-15 defines them for spir (images work end to end).
+IMAGE_MACROS = ["__IMAGE_SUPPORT__", "cl_khr_3d_image_writes", "cl_khr_depth_images"]
+# The cl_khr_subgroup_* extensions cc implements: OpenCL C 2.0 and later, as in clang-15.
+SUBGROUP_EXTENSIONS = ["cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_vote",
+                       "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_shuffle",
+                       "cl_khr_subgroup_shuffle_relative"]
 
 
 def clang_macros(fixture: str) -> dict[str, tuple]:
@@ -94,6 +101,10 @@ def test_spec_required_macros(std, version):
     assert ours["__OPENCL_C_VERSION__"][1] == [version]
     for name in NOT_DEFINED:
         assert name not in ours, name
+    for name in IMAGE_MACROS:
+        assert ours[name][1] == ["1"], name
+    for name in SUBGROUP_EXTENSIONS:
+        assert (name in ours) == (version != "120"), name
 
 
 def test_feature_macros_per_version():
@@ -115,13 +126,16 @@ def test_fast_relaxed_math_and_extension_edits():
     assert "cl_khr_fp64" not in no64 and "__opencl_c_fp64" not in no64
     none = our_macros(extensions=["-all", "+cl_khr_fp16"])
     assert "cl_khr_fp16" in none and "cl_khr_int64_base_atomics" not in none
+    assert "cl_khr_3d_image_writes" not in none and "__IMAGE_SUPPORT__" in none
+    no_ballot = our_macros(cl_std="CL3.0", extensions=["-cl_khr_subgroup_ballot"])
+    assert "cl_khr_subgroup_ballot" not in no_ballot and "cl_khr_subgroup_shuffle" in no_ballot
 
 
 def test_values_usable_in_if():
     src = """
 #if __OPENCL_C_VERSION__ >= CL_VERSION_2_0 && defined(__opencl_c_generic_address_space)
 gen
-#elif __OPENCL_C_VERSION__ == CL_VERSION_1_2 && __ENDIAN_LITTLE__ && !defined(__IMAGE_SUPPORT__)
+#elif __OPENCL_C_VERSION__ == CL_VERSION_1_2 && __ENDIAN_LITTLE__ && defined(__IMAGE_SUPPORT__)
 v12
 #endif
 """

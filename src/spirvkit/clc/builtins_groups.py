@@ -78,7 +78,7 @@ class GroupsMixin:
         """A work-group or sub-group collective (``COLLECTIVE``); None when ``name`` is not one."""
         m = COLLECTIVE.match(name)
         if m is None:
-            return None
+            return self.non_uniform_builtin(name, args, node)   # builtins_non_uniform.py
         scope = SCOPES[m.group(1)]
         if m.group(2) == "broadcast":
             return self._broadcast(name, args, node, scope)
@@ -91,10 +91,9 @@ class GroupsMixin:
         group_op = self.b.enum("GroupOperation", GROUP_OPERATION[m.group(3)])
         return self.val(t, self.op(opname, t, self.scope_id(scope), group_op, v.id))
 
-    def _vote(self, name, args, node, opname, scope):
-        # int <scope>_all/any(int predicate) has one declaration, so clang diagnoses it as a
-        # plain call; the argument converts to int first (a long or a float is truncated).
-        self.require_group_functions(name, node, scope)
+    def predicate_argument(self, args, node):
+        """The argument of a built-in ``int f(int predicate)``: one declaration, so clang diagnoses
+        the call as a plain one; the argument converts to int (a long or a float is truncated)."""
         if len(args) > 1:
             raise SemaError("too many arguments to function call, expected single argument 'predicate', have "
                             f"{len(args)} arguments", node.args[1])
@@ -102,7 +101,12 @@ class GroupsMixin:
             raise SemaError("too few arguments to function call, single argument 'predicate' was not specified",
                             node)
         check_implicit(args[0].type, INT, node.args[0], "passing")
-        v = self.convert(args[0], INT, node.args[0])
+        return self.convert(args[0], INT, node.args[0])
+
+    def _vote(self, name, args, node, opname, scope):
+        # int <scope>_all/any(int predicate)
+        self.require_group_functions(name, node, scope)
+        v = self.predicate_argument(args, node)
         self.uses_groups = True
         pred = self.to_bool(v, node)
         vote = self.f.op(opname, self.b.type_bool(), self.scope_id(scope), pred)

@@ -53,7 +53,7 @@ class BuiltinsMixin:
             return self.vload_store(name, vl, args, node)
         if name.startswith(("atomic_", "atom_")):
             return self.atomic(name, args, node)
-        if name.startswith(("work_group_", "sub_group_")):
+        if name.startswith(("work_group_", "sub_group_", "get_sub_group_")):
             result = self.group_builtin(name, args, node)
             if result is not None:
                 return result

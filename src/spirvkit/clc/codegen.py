@@ -16,6 +16,7 @@ from ..errors import SpirvkitError
 from ..spirv.builder import ModuleBuilder
 from . import ast
 from .builtins_groups import GroupsMixin
+from .builtins_non_uniform import NonUniformMixin
 from .images import ImagesMixin
 from .builtins_lower import BuiltinsMixin
 from .codegen_expr import ExpressionsMixin, LVal, Val
@@ -54,9 +55,9 @@ class ErrorLimitReached(Exception):
     errors emitted, stopping now")."""
 
 
-class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, ImagesMixin):
+class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, NonUniformMixin, ImagesMixin):
     def __init__(self, unit, *, cl_std: int = 120, version=(1, 0), single_precision_constants: bool = False,
-                 debug: bool = False, fp64: bool = True, error_limit: int = 20):
+                 debug: bool = False, fp64: bool = True, error_limit: int = 20, explicit_version: bool = False):
         self.unit = unit
         self.error_limit = error_limit  # -ferror-limit=N (0: no limit)
         self.debug = debug  # -g: an OpLine before each statement's code
@@ -81,6 +82,10 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, I
         self.uses_half_values = False
         self.uses_int64_atomics = False
         self.uses_groups = False  # OpGroup* collectives need the Groups capability
+        # The GroupNonUniform* capabilities the cl_khr_subgroup_* built-ins used; they raise the
+        # module to SPIR-V 1.3 unless --spirv-version chose the version (builtins_non_uniform.py).
+        self.non_uniform_capabilities: set[str] = set()
+        self.explicit_version = explicit_version
         # cl_khr_subgroups: its built-ins exist from OpenCL C 2.0 where the extension is supported
         # (the preprocessor's set after -cl-ext edits; a unit built by hand has them all).
         exts = unit.supported_extensions
@@ -963,6 +968,10 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, I
             b.capability("Int64Atomics")
         if self.uses_groups:
             b.capability("Groups")
+        for cap in ("GroupNonUniform", "GroupNonUniformVote", "GroupNonUniformArithmetic", "GroupNonUniformBallot",
+                    "GroupNonUniformShuffle", "GroupNonUniformShuffleRelative"):
+            if cap in self.non_uniform_capabilities:
+                b.capability(cap)
         for key in list(b.type_info.values()):  # images: the capabilities llvm-spirv-15 declares
             if key[0] == "image":
                 b.capability("ImageBasic")

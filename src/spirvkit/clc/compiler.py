@@ -13,7 +13,9 @@ spirvkit is this:
   conformant.
 - ``-cl-opt-disable`` also keeps every local variable and parameter in memory (clang -O0
   style); without it, the variables that hold plain values become SSA values (``ssa.py``).
-- ``--spirv-version 1.0…1.4`` (or ``--spirv-version=1.2``): the module's version (default 1.0).
+- ``--spirv-version 1.0…1.4`` (or ``--spirv-version=1.2``): the module's version (default 1.0,
+  or 1.3 where the cl_khr_subgroup_* built-ins need the GroupNonUniform instructions; an
+  explicit version below that is then an error).
 - ``-g``: an ``OpLine`` (file as an ``OpString``, line, column) before the code of each statement.
 - ``-ferror-limit=N``: stop after N errors with clang's "too many errors emitted" (default 20;
   0: no limit).
@@ -88,13 +90,15 @@ def compile_cl(source: str, options: str | list[str] = "", filename: str = "<sou
     from .codegen import CodeGen
 
     front, version = split_options(options)
+    argv = split_command_line(options) if isinstance(options, str) else list(options)
+    explicit_version = any(str(a).startswith("--spirv-version") for a in argv)
     popts = PreprocessorOptions.from_args(front)
     warnings: list[Diagnostic] = []
     unit = parse(source, filename, options=popts, diagnostics=warnings)
     cl_std = _std_number(unit.cl_std or popts.cl_std)
     gen = CodeGen(unit, cl_std=cl_std, version=version, single_precision_constants="-cl-single-precision-constant" in front,
                   debug="-g" in front, fp64="cl_khr_fp64" in enabled_extensions(popts.extensions),
-                  error_limit=popts.error_limit)
+                  error_limit=popts.error_limit, explicit_version=explicit_version)
     try:
         gen.compile()
     except RecursionError:

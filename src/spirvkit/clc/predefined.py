@@ -11,16 +11,21 @@ defines has clang's replacement list):
   ``INT_MAX``, ``NULL``, ``MAXFLOAT``, ``__kernel_exec`` …).
 * ``__OPENCL_VERSION__``: the spec requires it (§1.10) but clang-15 omits it for SPIR; we
   define it as the device's OpenCL version, equal to the language version here.
-* ``__IMAGE_SUPPORT__``: **not defined**. clang defines it for SPIR, but spirvkit's executor
-  has no images yet, and the spec says "undefined otherwise"; portable kernels then take their
-  buffer path instead of failing on ``read_imagef``. ``-D__IMAGE_SUPPORT__`` restores it.
+* ``__IMAGE_SUPPORT__`` (every version, as clang for SPIR): images compile and run end to end
+  (images.py, the executor's image support), with the ``cl_khr_3d_image_writes`` and
+  ``cl_khr_depth_images`` extension macros (clang-15 defines both from OpenCL C 1.2 on).
+  ``-U__IMAGE_SUPPORT__`` lets a kernel take its buffer path instead. The 3.0 feature macros
+  ``__opencl_c_images`` / ``__opencl_c_3d_image_writes`` / ``__opencl_c_read_write_images``
+  are still not defined.
 * ``FP_FAST_FMA``/``FP_FAST_FMAF``: **not defined**, like clang: the JIT cannot promise that the
   host CPU has fused multiply-add, and the spec only allows defining them when fma is fast.
 * Extension and ``__opencl_c_*`` feature macros: only for what spirvkit implements (or will,
   per issue 6: fp64, fp16, int64 and 32-bit atomics, generic address space, program-scope
-  globals, C11 atomic orders/scopes, work-group collectives, and cl_khr_subgroups — from
-  OpenCL C 2.0, as in clang, with ``__opencl_c_subgroups`` in 3.0); none for images, pipes,
-  device enqueue, the other cl_khr_subgroup_* extensions or vendor extensions. ``as_<type>``
+  globals, C11 atomic orders/scopes, work-group collectives, cl_khr_subgroups and the
+  cl_khr_subgroup_ballot / _non_uniform_vote / _non_uniform_arithmetic / _shuffle /
+  _shuffle_relative extensions — from OpenCL C 2.0, as in clang, with ``__opencl_c_subgroups``
+  in 3.0 — and the two image extensions above); none for pipes, device enqueue,
+  cl_khr_subgroup_clustered_reduce / _rotate / _extended_types or vendor extensions. ``as_<type>``
   is not a macro here (clang's header makes it one): the compiler resolves ``as_*`` from its
   built-in tables.
 """
@@ -35,11 +40,14 @@ DEFAULT_EXTENSIONS = (
     "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
     "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
     "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics", "cl_khr_subgroups",
+    "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative", "cl_khr_3d_image_writes", "cl_khr_depth_images",
 )
 
-# Those that exist only from a language version on (clang-15: cl_khr_subgroups is a 2.0
-# extension; in 1.2 its macro is not defined and its pragma is "unsupported").
-MIN_VERSION = {"cl_khr_subgroups": 200}
+# Those that exist only from a language version on (clang-15: cl_khr_subgroups and the
+# cl_khr_subgroup_* extensions are 2.0 extensions; in 1.2 their macros are not defined and their
+# pragmas are "unsupported").
+MIN_VERSION = {name: 200 for name in DEFAULT_EXTENSIONS if name.startswith("cl_khr_subgroup")}
 
 # Extension names ``#pragma OPENCL EXTENSION`` knows (clang-15's list): enabling one we do not
 # support is "unsupported … ignoring"; any other name is "unknown … ignoring".
@@ -75,6 +83,7 @@ _COMMON = r"""
 #define CL_VERSION_2_0 200
 #define CL_VERSION_3_0 300
 #define __ENDIAN_LITTLE__ 1
+#define __IMAGE_SUPPORT__ 1
 #define __LITTLE_ENDIAN__ 1
 #define __ORDER_LITTLE_ENDIAN__ 1234
 #define __ORDER_BIG_ENDIAN__ 4321

@@ -74,6 +74,32 @@ def _scalar(fl: FunctionLowering, name: str) -> ir.Value:
     raise KeyError(name)
 
 
+MASKS = ("SubgroupEqMask", "SubgroupGeMask", "SubgroupGtMask", "SubgroupLeMask", "SubgroupLtMask")
+I128 = ir.IntType(128)
+
+
+def _mask(fl: FunctionLowering, name: str) -> ir.Value:
+    """A sub-group mask (uint4, component 0 the low bits): the bits of the sub-group local ids
+    equal to this one's, or >=, >, <=, < it, and below SubgroupSize (the Vulkan definition, which
+    the OpenCL cl_khr_subgroup_ballot masks share); ids from 128 on have no bit."""
+    b = fl.builder
+    lid = b.zext(_scalar(fl, "SubgroupLocalInvocationId"), I128)
+    size = b.zext(_scalar(fl, "SubgroupSize"), I128)
+
+    def below(n):   # bits [0, n), n <= 128 or not
+        ones = ir.Constant(I128, (1 << 128) - 1)
+        return b.select(b.icmp_unsigned("<", n, ir.Constant(I128, 128)),
+                        b.sub(b.shl(ir.Constant(I128, 1), n), ir.Constant(I128, 1)), ones)
+
+    one = ir.Constant(I128, 1)
+    le = below(b.add(lid, one))
+    bits = {"SubgroupEqMask": lambda: b.xor(le, below(lid)), "SubgroupLeMask": lambda: le,
+            "SubgroupLtMask": lambda: below(lid),
+            "SubgroupGeMask": lambda: b.and_(below(size), b.not_(below(lid))),
+            "SubgroupGtMask": lambda: b.and_(below(size), b.not_(le))}[name]()
+    return b.bitcast(bits, ir.VectorType(I32, 4))
+
+
 def _umin(b: ir.IRBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
     return b.select(b.icmp_unsigned("<", x, y), x, y)
 
@@ -89,6 +115,11 @@ def load(fl: FunctionLowering, ptr: BuiltinPtr, t) -> ir.Value:
     b = fl.builder
     name = ptr.builtin
     try:
+        if name in MASKS:
+            mask = _mask(fl, name)
+            if ptr.index is None:
+                return mask
+            return b.extract_element(mask, b.trunc(ptr.index, I32) if ptr.index.type.width > 32 else ptr.index)
         if t.kind == "vector":
             parts = _vector3(fl, name)
             vec = ir.Constant(t.llvm, None)
