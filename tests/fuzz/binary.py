@@ -33,7 +33,7 @@ def instruction_starts(words: list[int]) -> list[int]:
     starts, at = [], HEADER
     while at < len(words):
         starts.append(at)
-        count = words[at] >> 16
+        count = (words[at] & 0xFFFFFFFF) >> 16
         if count == 0:
             break
         at += count
@@ -67,8 +67,8 @@ def mutate_words(rng, words: list[int], other: list[int] | None = None) -> list[
             words[s] = (words[s] & 0xFFFF0000) | rng.randrange(0, 400 if rng.random() < 0.9 else 6200)
         elif op == 7 and starts:   # an instruction's word count
             s = rng.choice(starts)
-            words[s] = (words[s] & 0xFFFF) | (rng.choice((0, 1, 2, 3, 0xFFFF)) << 16
-                                              if rng.random() < 0.5 else ((words[s] >> 16) + rng.choice((-1, 1))) << 16)
+            count = rng.choice((0, 1, 2, 3, 0xFFFF)) if rng.random() < 0.5 else (words[s] >> 16) + rng.choice((-1, 1))
+            words[s] = (words[s] & 0xFFFF) | (count & 0xFFFF) << 16   # a count of 0 minus 1 wraps, as a word would
         elif op == 8 and len(starts) > 2:   # move an instruction elsewhere
             a = rng.randrange(len(starts) - 1)
             seg = words[starts[a]: starts[a + 1]]

@@ -27,3 +27,19 @@ def test_fuzz_target_finds_nothing(target, tmp_path):
 def test_fuzz_target_finds_nothing_longer(target, tmp_path, request):
     require_full_run(request, "two-minute fuzz run")
     _run(target, 120, 21, tmp_path)
+
+
+def test_binary_mutations_keep_words_in_range():
+    # A word-count mutation once took a count of 0 to -1: the negative word sent the walk over
+    # instructions back and forth forever, and the 3600 s run died of memory in the parent.
+    import random
+
+    from . import binary
+
+    words = [0x07230203, 0x00010000, 0, 10, 0, 0x0000FFFF]
+    assert binary.instruction_starts(words + [-1 & 0xFFFFFFFF]) == [5]
+    rng = random.Random(7)
+    corpus = [binary.words_of(data) for data in binary.corpus()[:20]]
+    for _ in range(3000):
+        mutated = binary.mutate_words(rng, rng.choice(corpus))
+        assert all(0 <= w <= 0xFFFFFFFF for w in mutated)
