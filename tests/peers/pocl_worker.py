@@ -16,6 +16,9 @@ Requests (dicts, key ``op``):
   images afterwards and the printed text, or the build or launch error. An image is made with
   ``COPY_HOST_PTR`` from its texels (a 1D buffer image over a buffer made so) and read back
   whole after the launch.
+- ``program``: run a whole pyopencl program (Python source, ``create_some_context`` finding
+  the probed device through ``PYOPENCL_CTX``) and answer what it printed with ``print``, or the
+  exception it raised.
 - ``selftest``: ``crash`` (the process dies of SIGSEGV) or ``hang`` (it never answers), for the
   isolation tests; neither needs PoCL.
 """
@@ -213,6 +216,27 @@ class Peer:
             cl._cl._enqueue_read_image(queue, memory, (0, 0, 0), region, host, 0, 0)
         return image, image, copy
 
+    def run_program(self, source: str) -> dict:
+        import contextlib
+        import io
+
+        cl = self.cl
+        if self.context is None:
+            probed = self.probe()
+            if not probed["ok"]:
+                return {"ok": False, "error": "no working PoCL: " + "; ".join(probed["failures"])}
+        platform = self.device.platform
+        os.environ["PYOPENCL_CTX"] = (f"{cl.get_platforms().index(platform)}:"
+                                      f"{platform.get_devices().index(self.device)}")
+        printed = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(printed), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                exec(compile(source, "<program>", "exec"), {"__name__": "__main__"})
+        except Exception as err:  # noqa: BLE001 - the program's own failure is the answer
+            return {"ok": False, "error": f"the program raised {type(err).__name__}: {err}"}
+        return {"ok": True, "stdout": printed.getvalue()}
+
     def _launch(self, kernel, launch: dict, buffers: list) -> str | None:
         cl = self.cl
 
@@ -269,6 +293,9 @@ def main() -> int:
                 write_frame(answers, {"ok": False, "error": f"pyopencl is not installed ({err})",
                                       "failures": [f"pyopencl is not installed ({err})"]})
                 continue
+        if op == "program":
+            write_frame(answers, peer.run_program(request["source"]))
+            continue
         write_frame(answers, peer.probe() if op == "probe" else peer.run(request["launch"]))
     return 0
 

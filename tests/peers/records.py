@@ -85,6 +85,12 @@ class Launch:
                 "fresh": self.fresh, "capture_stdout": self.capture_stdout, "args": self.args}
 
 
+def program_key(source: str) -> str:
+    """The key of a whole pyopencl program's run (tests/peers/programs.py): its text decides
+    what it prints."""
+    return _digest(json.dumps({"program": _digest(source.encode())}).encode())[:32]
+
+
 # --------------------------------------------------------------------------- images
 
 # OpenCL's channel order and channel type values (cl.h), by the names without CL_.

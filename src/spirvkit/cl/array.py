@@ -1,0 +1,5 @@
+"""Not supported yet: pyopencl.array."""
+
+from ._unsupported import refuse
+
+refuse("array")

@@ -1,0 +1,5 @@
+"""Not supported yet: pyopencl.clrandom."""
+
+from ._unsupported import refuse
+
+refuse("clrandom")

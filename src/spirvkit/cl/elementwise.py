@@ -1,0 +1,5 @@
+"""Not supported yet: pyopencl.elementwise."""
+
+from ._unsupported import refuse
+
+refuse("elementwise")

@@ -1,0 +1,5 @@
+"""Not supported yet: pyopencl.reduction."""
+
+from ._unsupported import refuse
+
+refuse("reduction")

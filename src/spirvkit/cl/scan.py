@@ -1,0 +1,5 @@
+"""Not supported yet: pyopencl.scan."""
+
+from ._unsupported import refuse
+
+refuse("scan")

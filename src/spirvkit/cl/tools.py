@@ -1,0 +1,5 @@
+"""Not supported yet: pyopencl.tools."""
+
+from ._unsupported import refuse
+
+refuse("tools")
