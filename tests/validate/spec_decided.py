@@ -67,6 +67,58 @@ NOTES: tuple[Note, ...] = (
          '> "Scope for Execution is generally limited to: Workgroup, Subgroup" (OpenCL env OLD, OpenCL 2.2 and '
          '2.1 Validation Rules); "Scope for Execution is generally limited to: Workgroup" (OLD, OpenCL 2.0 and '
          "1.2 Validation Rules)\n\nspirv-val checks scopes per target env but not this OpenCL list."),
+    Note("decorations.target", r"^Index decoration on target .* Output storage class",
+         "Index on a variable outside the Output storage class (spirv-val checks it for Vulkan only)",
+         '> "Index — Apply to a variable to identify a blend equation input index, used as described in the API '
+         'specification. Only valid for the Output Storage Class and the Fragment Execution Model." (SPIR-V §3.20 '
+         "Decoration, 32)"),
+    Note("group.operation", r"^GroupNonUniformBallotBitCount",
+         "OpGroupNonUniformBallotBitCount with Operation ClusteredReduce",
+         "Group Operation ClusteredReduce needs a ClusterSize operand (SPIR-V §3.28 in the unified specification; "
+         "spirv-val itself: \"ClusterSize must be present when Operation is ClusteredReduce\" for the arithmetic "
+         "instructions), and OpGroupNonUniformBallotBitCount has none (§3.32.24: Result Type, Execution, Operation, "
+         "Value), so its Operation is Reduce, InclusiveScan or ExclusiveScan."),
+    Note("vulkan.image-format", "",
+         "OpTypeImage whose Image Format does not match its Sampled Type (Vulkan)",
+         '> "When specifying the Image Format as anything other than Unknown, the converted bit width, type, and '
+         'signedness as shown in the table below, must match the Sampled Type." (vulkan-spirv-env.txt, Image '
+         "Format and Type Matching; digest-vulkan-env rule 24)\n\nspirv-val 2025.5 does not check it."),
+    Note("decorations.repeated", "",
+         "The same decoration applied to an id a second time through a decoration group",
+         '> "Subsequent OpGroupDecorate and OpGroupMemberDecorate instructions that consume this instruction\'s '
+         "Result <id> will apply these decorations to their targets.\" (SPIR-V §3.32.3 OpDecorationGroup)\n\n"
+         "spirv-val rejects the same decoration applied twice with OpDecorate (\"decorated with X multiple times is "
+         "not allowed\"), and so does spirvkit; a decoration a group applies is the target's own decoration, so "
+         "spirvkit counts it too, where spirv-val 2025.5 looks at direct decorations only."),
+    Note("memory.store-read-only", r"^Target operand",
+         "OpCopyMemory / OpCopyMemorySized whose Target points into a read-only storage class",
+         '> "Variables declared with this storage class are read-only" (SPIR-V §3.7 Storage Class: UniformConstant, '
+         "Input, PushConstant)\n\nA copy writes its Target; spirv-val checks OpStore's pointer, not the copies'."),
+    Note("vulkan.capability-table", "",
+         "A capability outside the Vulkan table (spirv-val skips its table for vulkan1.1spv1.4 only)",
+         '> "The table below lists the set of SPIR-V capabilities that may be supported in Vulkan implementations." '
+         "(vulkan-spirv-env.txt, Capabilities; digest-vulkan-env C1: every OpCapability must be in the table, which "
+         "is the same for Vulkan 1.1 with SPIR-V 1.4 as for Vulkan 1.1)"),
+    Note("opencl.kernel-parameter", r"holds a",
+         "Structure kernel argument with a member OpenCL does not list (bool, array, bool vector)",
+         '> "For OpTypeStruct parameters, supported structure Member Types are: OpTypeInt, OpTypeFloat, '
+         'OpTypeStruct, OpTypeVector, OpTypePointer" ... "OpenCL kernel argument types must have a '
+         'representation in the OpenCL host API." (OpenCL env NEW §2.8.2 Kernel Arguments; OLD "Kernel '
+         'Arguments" has the same lists)'),
+    Note("opencl.image-lod", "",
+         "A non-zero Lod (or a Lod on OpImageRead) without cl_khr_mipmap_image",
+         '> "If the OpenCL environment supports the extension cl_khr_mipmap_image, then the environment must '
+         'accept non-zero optional Lod Image Operands for the following instructions: OpImageSampleExplicitLod, '
+         'OpImageRead, OpImageQuerySizeLod" (OpenCL env NEW §5.2.9; OLD adds OpImageFetch)\n\nWithout the '
+         "extension the level of detail is 0; SPIR-V itself allows Lod only on explicit-lod instructions and "
+         "OpImageFetch (§3.14), so OpImageRead takes one only through the extension (spirv-val rejects that "
+         "one too)."),
+    Note("opencl.group-type", r"uint4",
+         "A ballot-family Value that is not uint4 (OpenCL)",
+         '> "For the instructions OpGroupNonUniformInverseBallot, OpGroupNonUniformBallotBitExtract, '
+         'OpGroupNonUniformBallotBitCount, OpGroupNonUniformBallotFindLSB, and OpGroupNonUniformBallotFindMSB, '
+         'the valid type for Value is an OpTypeVector with four Component Count components of OpTypeInt, with '
+         'Width equal to 32 and Signedness equal to 0 (equivalent to uint4)." (OpenCL env NEW §5.2.16)'),
     Note("opencl.kernel-parameter", "",
          "Kernel pointer parameter in a storage class other than CrossWorkgroup/Workgroup/UniformConstant",
          '> "For OpTypePointer parameters, supported Storage Classes are: CrossWorkgroup, Workgroup, '
@@ -348,6 +400,37 @@ FIXED: tuple[tuple[str, str, str], ...] = (
      "memory.copy-access-operands",
      "\"Before version 1.4, at most one memory operands mask can be provided.\" (OpCopyMemory and OpCopyMemorySized, "
      "SPIR-V §3.32.8 in the unified specification: the Source's mask is new in 1.4)"),
+    ("Uniform / UniformId / Index / AlignmentId / NoSignedWrap / NoUnsignedWrap / CounterBuffer cannot be applied to "
+     "structure members; RelaxPrecision decoration cannot be applied to a type; Index decoration ... must be in the "
+     "Output storage class (second search, issue 20: decoration-kind)",
+     "decorations.member-target, decorations.target",
+     "\"Uniform — Apply to an object\", \"Index — Apply to a variable ... Only valid for the Output Storage "
+     "Class\" (SPIR-V §3.20; SPIR-V 1.0's text still let Uniform decorate a member, the unified one does not); \"The "
+     "RelaxedPrecision Decoration can be applied to: The <id> of a variable ... The Result <id> of an instruction "
+     "...\" (§2.14), never a type."),
+    ("Parameter <ID> ... must appear earlier in the binary than the target (OpDecorateId; second search)",
+     "decorations.decorate-id",
+     "The parameter (AlignmentId, MaxByteOffsetId, CounterBuffer, UniformId) describes the target, and SPIR-V §2.4 "
+     "lays a module out so that one pass sees an id before what relies on it; the annotation itself may "
+     "forward-reference both (§3.32.3)."),
+    ("ClusterSize must be present when Operation is ClusteredReduce (second search: operand-version)",
+     "group.cluster-size",
+     "Group Operation ClusteredReduce: the ClusterSize operand must be present (SPIR-V §3.28 in the unified "
+     "specification; GroupNonUniformClustered)."),
+    ("Expected Coordinate to have at least N components; Result Type has N components, but M expected "
+     "(OpImageQuerySize(Lod); second search: operand-version, an image's Dim swapped)", "image.operand-type, "
+     "image.result-type",
+     "\"Coordinate ... contains (u[, v] ... [, array layer]) as needed by the definition of Sampled Image\"; "
+     "OpImageQuerySizeLod: \"The number of components must be: 1 for the 1D and Buffer dimensionalities, 2 for the "
+     "2D, Cube, and Rect dimensionalities, 3 for the 3D dimensionality, plus 1 more if the image type is arrayed.\" "
+     "(SPIR-V §3.32.10)"),
+    ("[VUID-StandaloneSpirv-Component-04920] Component decoration value must not be greater than 3; "
+     "[VUID-04915] A BuiltIn variable cannot have any Location or Component decorations; [VUID-04677] struct "
+     "member decorated with Invariant ...; [VUID-PointSize-PointSize-04316] BuiltIn PointSize only for Input or "
+     "Output (second search: decoration-kind)", "vulkan.component, vulkan.builtin-location, vulkan.decoration, "
+     "vulkan.builtin-storage-class",
+     "The current Vulkan spec's Standalone SPIR-V VUIDs (the project's older vulkan-spirv-env.txt does not carry "
+     "them), as quoted in vulkan.py's _interface_decorations.")
 )
 
 # spirvkit rules changed because the spec text did not back them: (rule, change, why).
@@ -398,6 +481,26 @@ GATING_SEARCH: tuple[tuple[str, str, str], ...] = (
      "checks OpStore's pointer but not the copies' target",
      "UniformConstant, Input, PushConstant: \"Variables declared with this storage class are read-only\" (SPIR-V "
      "§3.7 Storage Class). A copy writes its Target."),
+    ("vulkan.image-format",
+     "second search (issue 20), operand-version: an OpTypeImage's Image Format swapped for an integer format while "
+     "its Sampled Type stays float (23 mutants): spirv-val 2025.5 does not compare them",
+     "\"When specifying the Image Format as anything other than Unknown, the converted bit width, type, and "
+     "signedness as shown in the table below, must match the Sampled Type.\" (vulkan-spirv-env.txt, Image Format "
+     "and Type Matching)"),
+    ("decorations.target",
+     "second search, decoration-kind: Index on an Input or Private variable in a universal env (3 mutants): "
+     "spirv-val checks the storage class for Vulkan only",
+     "\"Index — ... Only valid for the Output Storage Class and the Fragment Execution Model.\" (SPIR-V §3.20 "
+     "Decoration, 32)"),
+    ("group.operation",
+     "second search, operand-version: OpGroupNonUniformBallotBitCount with Operation ClusteredReduce (1 mutant)",
+     "ClusteredReduce needs the ClusterSize operand (spirv-val: \"ClusterSize must be present when Operation is "
+     "ClusteredReduce\"), which OpGroupNonUniformBallotBitCount does not have."),
+    ("decorations.repeated",
+     "second search, decoration-kind: LinkageAttributes added to an id a decoration group already gives it (1 "
+     "mutant): spirv-val counts direct decorations only",
+     "\"Subsequent OpGroupDecorate and OpGroupMemberDecorate instructions that consume this instruction's Result "
+     "<id> will apply these decorations to their targets.\" (SPIR-V §3.32.3 OpDecorationGroup)"),
 )
 
 # OpenCL environment rules spirvkit checks and spirv-val does not, added without mutants of the
@@ -423,6 +526,43 @@ OPENCL_ONLY: tuple[tuple[str, str, str], ...] = (
      "Subgroup: \"For OpenCL 2.1, OpenCL 2.2, or OpenCL 3.0 devices supporting Subgroups\" (OpenCL env NEW §4), "
      "or with cl_khr_subgroups (NEW §5.2.11); OLD, OpenCL 2.0: \"Scope for Memory is generally limited to: "
      "CrossDevice, Device, Workgroup, Invocation\""),
+    ("opencl.execution-scope",
+     "OpenCL 1.2 and 2.0 instructions with execution scope Subgroup, unless cl_khr_subgroups is declared "
+     "(OpExtension) or is in ValidatorOptions.extensions (issue 20: no longer only with "
+     "strict_opencl_version_rules, as the memory scope); OpGroupAsyncCopy/OpGroupWaitEvents at Subgroup scope "
+     "even with it",
+     "\"Scope for Execution is generally limited to: Workgroup\" (OpenCL env OLD, OpenCL 2.0 and 1.2 Validation "
+     "Rules); \"Subgroup — For OpenCL 2.1, OpenCL 2.2, or OpenCL 3.0 devices supporting Subgroups\" (NEW §4); "
+     "cl_khr_subgroups: \"for all instructions except OpGroupAsyncCopy and OpGroupWaitEvents the Scope for "
+     "Execution may be: Subgroup\" (NEW §5.2.11)"),
+    ("opencl.image-lod",
+     "A non-zero constant Lod on OpImageSampleExplicitLod / OpImageQuerySizeLod (OLD: and OpImageFetch) without "
+     "cl_khr_mipmap_image (OpImageRead with any Lod spirv-val rejects too)",
+     "cl_khr_mipmap_image: \"the environment must accept non-zero optional Lod Image Operands for ... "
+     "OpImageSampleExplicitLod, OpImageRead, OpImageQuerySizeLod\" (NEW §5.2.9)"),
+    ("opencl.image-write-3d",
+     "OpImageWrite to a 3D image in the OLD envs: now also accepted when the module declares "
+     "OpExtension \"cl_khr_3d_image_writes\" (a false positive before)",
+     "\"If the OpenCL environment supports the extension cl_khr_3d_image_writes, and use of the extension is "
+     "declared in the module using OpExtension, then the environment must accept Image operands to OpImageWrite "
+     "that are declared with dimensionality 3D.\" (OpenCL env OLD, cl_khr_3d_image_writes)"),
+    ("opencl.kernel-parameter",
+     "A structure kernel argument (not a ByVal pointer) with a bool, array or bool-vector member; an OpTypeArray "
+     "or OpTypeEvent kernel argument (the list has neither)",
+     "\"Allowed types for OpenCL kernel arguments are: OpTypeInt, OpTypeFloat, OpTypeStruct, OpTypeVector, "
+     "OpTypePointer, OpTypeSampler, OpTypeImage, OpTypePipe, OpTypeQueue\"; \"For OpTypeStruct parameters, "
+     "supported structure Member Types are: OpTypeInt, OpTypeFloat, OpTypeStruct, OpTypeVector, OpTypePointer\" "
+     "(OpenCL env NEW §2.8.2; OLD Kernel Arguments)"),
+    ("opencl.group-type, opencl.builtin-type",
+     "A ballot-family Value, or a Subgroup{Eq,Ge,Gt,Le,Lt}Mask built-in, that is not uint4 (spirv-val takes any "
+     "integer width)",
+     "\"the valid type for Value is an OpTypeVector with four Component Count components of OpTypeInt, with "
+     "Width equal to 32\"; \"For built-in variables decorated with SubgroupEqMask, ... the supported variable "
+     "type is an OpTypeVector with four Component Count components of OpTypeInt, with Width equal to 32\" "
+     "(OpenCL env NEW §5.2.16)"),
+    ("opencl.atomic-scope",
+     "Atomic memory scope Invocation in OpenCL 2.0-2.2 (checked before; a valid twin now)",
+     "\"Otherwise, Scope for Memory must be one of: CrossDevice, Device, Workgroup, Subgroup\" (NEW §4)"),
     ("opencl.atomic-width",
      "8- and 16-bit atomics in every OpenCL env (16-bit floats only with an AtomicFloat16* capability)",
      "\"Only 32-bit integer types are supported for the Result Type and/or type of Value for all Atomic "

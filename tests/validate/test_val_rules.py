@@ -320,14 +320,21 @@ def test_max_errors_collects_more():
     assert len(validate(binary, "opencl2.2", max_errors=5)) == 2
 
 
-def test_strict_opencl_version_rules_are_opt_in():
-    """OpenCL 1.2/2.0's Workgroup-only execution scope is opt-in (cl_khr_subgroups may be there);
-    1.2's atomic scope is not: no extension widens it (tests/validate/test_env_scope_rules.py)."""
-    binary = spirvkit.assemble(K(types="%uint_3 = OpConstant %uint 3", body="OpControlBarrier %uint_3 %uint_2 %uint_0"),
-                               "opencl2.0")
-    assert validate(binary, "opencl2.0") == []
-    strict = spirvkit.ValidatorOptions(strict_opencl_version_rules=True)
-    assert validate(binary, "opencl2.0", options=strict)[0].rule == "opencl.execution-scope"
+def test_subgroup_execution_scope_needs_cl_khr_subgroups_before_2_1():
+    """OpenCL 1.2/2.0: "Scope for Execution is generally limited to: Workgroup" (OLD); Subgroup with
+    cl_khr_subgroups, declared by the module (OLD) or the device's (``extensions``), as the memory
+    scope (issue 20: no longer opt-in). 1.2's atomic scope is Device whatever the extensions."""
+    text = K(types="%uint_3 = OpConstant %uint 3\n%seq_cst_wg = OpConstant %uint 0x110",
+             body="OpControlBarrier %uint_3 %uint_2 %seq_cst_wg")
+    binary = spirvkit.assemble(text, "opencl2.0")
+    for env in ("opencl1.2", "opencl2.0"):
+        assert validate(binary, env)[0].rule == "opencl.execution-scope"
+        device = spirvkit.ValidatorOptions(extensions={"cl_khr_subgroups"})
+        assert validate(binary, env, options=device) == []
+    declared = spirvkit.assemble(K(caps='OpExtension "cl_khr_subgroups"', types="%uint_3 = OpConstant %uint 3",
+                                   body="OpControlBarrier %uint_3 %uint_3 %uint_0"), "opencl2.0")
+    assert validate(declared, "opencl2.0") == []
+    assert validate(binary, "opencl2.1") == []
     atomic = spirvkit.assemble(K(body="%x = OpAtomicIAdd %uint %buf %uint_2 %uint_0 %uint_1"), "opencl1.2")
     assert validate(atomic, "opencl1.2")[0].rule == "opencl.atomic-scope"
 

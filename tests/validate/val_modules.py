@@ -64,6 +64,47 @@ OpFunctionEnd
 """
 
 
+IMAGE_KERNEL = """\
+OpCapability Addresses
+OpCapability Kernel
+OpCapability ImageBasic
+{caps}
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main "main"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%float = OpTypeFloat 32
+%v2uint = OpTypeVector %uint 2
+%v3uint = OpTypeVector %uint 3
+%v4uint = OpTypeVector %uint 4
+%v2float = OpTypeVector %float 2
+%v4float = OpTypeVector %float 4
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%float_0 = OpConstant %float 0
+%float_1 = OpConstant %float 1
+%c2 = OpConstantComposite %v2uint %uint_0 %uint_0
+%c4 = OpConstantComposite %v4uint %uint_0 %uint_0 %uint_0 %uint_0
+%fc2 = OpConstantComposite %v2float %float_0 %float_0
+%texel = OpConstantComposite %v4float %float_0 %float_0 %float_0 %float_0
+{types}
+%fnty = OpTypeFunction %void {param_types}
+%main = OpFunction %void None %fnty
+{params}
+%entry = OpLabel
+{body}
+OpReturn
+OpFunctionEnd
+"""
+
+
+def image_kernel(params: dict[str, str], body: str, caps: str = "", types: str = "") -> str:
+    """A kernel whose arguments are ``params`` (name -> type id, e.g. {"%im": "%img"}), with
+    ``types`` declaring the image types; common scalar, vector and coordinate constants are there."""
+    return IMAGE_KERNEL.format(caps=caps, types=types, param_types=" ".join(params.values()), body=body,
+                               params="\n".join(f"{name} = OpFunctionParameter {t}" for name, t in params.items()))
+
+
 def kernel(**slots) -> str:
     return _fill(KERNEL, slots)
 

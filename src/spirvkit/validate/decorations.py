@@ -32,7 +32,11 @@ _SATURATING = frozenset({op.ConvertFToU, op.ConvertFToS, op.UConvert, op.SConver
 _NOT_ON_MEMBERS = frozenset({D.SpecId, D.Block, D.BufferBlock, D.GLSLShared, D.GLSLPacked, D.CPacked, D.ArrayStride,
                              D.Constant, D.SaturatedConversion, D.FuncParamAttr, D.FPRoundingMode, D.FPFastMathMode,
                              D.LinkageAttributes, D.Alignment, D.DescriptorSet, D.Binding, D.InputAttachmentIndex,
-                             D.NoContraction})
+                             D.NoContraction, D.Index}) | frozenset(
+    # "Apply to an object" / "to an instruction" / "to a pointer" in the unified specification (SPIR-V
+    # 1.0's text still let Uniform decorate a member; the later texts and spirv-val do not)
+    getattr(D, n) for n in ("Uniform", "UniformId", "AlignmentId", "NoSignedWrap", "NoUnsignedWrap", "CounterBuffer")
+    if hasattr(D, n))
 _WRAP_TARGETS = frozenset({op.IAdd, op.ISub, op.IMul, op.ShiftLeftLogical, op.SNegate, op.ExtInst})
 _VARIABLES = frozenset({op.Variable, getattr(op, "UntypedVariableKHR", -1)})
 
@@ -85,10 +89,34 @@ def _decorate(ctx, inst, groups) -> None:
     d = ctx.defs.get(target)
     if d is None:
         return
+    if inst.opcode == op.DecorateId and _id_parameter_after_target(ctx, inst, target):
+        return
     before = len(ctx.diagnostics)
     _target_rules(ctx, inst, dec, d)
     if len(ctx.diagnostics) == before and dec in (D.Location, D.Component):
         _location_storage_class(ctx, inst, dec, d)
+
+
+def _id_parameter_after_target(ctx, inst, target) -> bool:
+    """OpDecorateId's <id> parameters are defined before its target, as spirv-val requires
+    ("Parameter <ID> ... must appear earlier in the binary than the target"): the parameter (a
+    Scope, an alignment, a counter buffer) describes the target, and SPIR-V 2.4 lays a module out
+    so that one pass sees an id defined before what relies on it (the annotation itself may
+    forward-reference both: "Target ... can potentially be any <id> that is a forward reference",
+    3.32.3)."""
+    at = ctx.def_pos.get(target)
+    if at is None:
+        return False
+    for o in inst.operands[2:]:
+        if o.kind.startswith("Id") and o.count == 1:
+            param = inst.words[o.offset]
+            where = ctx.def_pos.get(param)
+            if where is not None and where > at:
+                ctx.error("decorations.decorate-id", SEC,
+                          f"Parameter <ID> {ctx.name(param)} must appear earlier in the binary than the target "
+                          f"{ctx.name(target)} of {inst.opname}", inst)
+                return True
+    return False
 
 
 _IN_OUT = frozenset({op.SC.Input, op.SC.Output})
@@ -162,6 +190,15 @@ def _target_rules(ctx, inst, dec, d) -> None:
     elif dec in _VARIABLE_ONLY:
         if opc not in _VARIABLES:
             fail("must be a variable")
+        elif dec == D.Index and opc == op.Variable and d.words[3] != op.SC.Output:
+            # "Index — Apply to a variable ... Only valid for the Output Storage Class and the
+            # Fragment Execution Model." (SPIR-V 3.20, 32)
+            fail("must be in the Output storage class")
+    elif dec == D.RelaxedPrecision and ctx.grammar.instruction(opc) is not None and \
+            ctx.grammar.instruction(opc).klass == "Type-Declaration":
+        # SPIR-V 2.14 Relaxed Precision: the decoration applies to variables, function parameters,
+        # structure members and the results of instructions, never to a type
+        ctx.error("decorations.target", "SPIR-V 2.14", "RelaxPrecision decoration cannot be applied to a type", inst)
     elif dec in (D.RowMajor, D.ColMajor, D.MatrixStride, D.Offset):
         ctx.error("decorations.target", SEC_DEC,
                   f"{D.name(dec)} can only be applied to structure members", inst)

@@ -15,12 +15,23 @@ _ARITH = {op.GroupIAdd: "int", op.GroupFAdd: "float", op.GroupFMin: "float", op.
 
 _BALLOT_UVEC4 = frozenset(getattr(op, n) for n in ("GroupNonUniformBallot",) if hasattr(op, n))
 _SCAN_OPS = frozenset({0, 1, 2})  # Reduce, InclusiveScan, ExclusiveScan
+_CLUSTERED_REDUCE = 3
+# The non-uniform scans and reductions whose grammar ends in the optional ClusterSize operand
+# (opcode -> word index of ClusterSize).
+_CLUSTERED = {d.opcode: len(d.operands) for d in op._g.instructions.values()
+              if d.operands and d.operands[-1].name == "ClusterSize" and d.operands[-1].quantifier == "?"}
 
 
 def check(ctx) -> None:
     for inst in ctx.insts:
         opc = inst.opcode
-        if opc in _BALLOT_UVEC4:
+        if opc in _CLUSTERED and len(inst.words) > 4 and inst.words[4] == _CLUSTERED_REDUCE and \
+                len(inst.words) <= _CLUSTERED[opc]:
+            # Group Operation ClusteredReduce: "... The ClusterSize operand must be present." (SPIR-V
+            # 3.28 in the unified specification; GroupNonUniformClustered)
+            ctx.error("group.cluster-size", "SPIR-V 3.28",
+                      f"{inst.opname[2:]}: ClusterSize must be present when Operation is ClusteredReduce", inst)
+        elif opc in _BALLOT_UVEC4:
             t = inst.words[1]
             if not (ctx.is_int_vector(t) and ctx.dimension(t) == 4 and ctx.bit_width(t) == 32
                     and ctx.is_unsigned_int_scalar(ctx.component_type(t))):

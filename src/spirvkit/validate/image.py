@@ -185,6 +185,49 @@ _READS = frozenset({op.ImageRead, op.ImageSparseRead})
 _IMAGE_WORD = {**{o: (3, True) for o in _SAMPLING}, **{o: (3, False) for o in (*_FETCHES, *_READS)},
                op.ImageWrite: (1, False)}
 
+_PROJ = frozenset(o for o, n in _IMAGE_OPS.items() if "Proj" in n)
+_CUBE_AS_LAYERS = frozenset({op.ImageRead, op.ImageWrite, op.ImageSparseRead})
+_QUERY_SIZE = frozenset({op.ImageQuerySize, op.ImageQuerySizeLod})
+
+
+def _coordinate_size(ctx, inst) -> None:
+    """"Coordinate ... contains (u[, v] ... [, array layer]) as needed by the definition of
+    Sampled Image" (SPIR-V 3.32.10): at least the image's plane components, one more for an arrayed
+    image and for a projective sample (the q); a Cube read or write addresses (u, v, face)."""
+    word, sampled = _IMAGE_WORD[inst.opcode]
+    image = _image_of(ctx, inst.words[word], sampled)
+    coord_word = 2 if inst.opcode == op.ImageWrite else 4
+    if image is None or len(image.words) < 6 or coord_word >= len(inst.words):
+        return
+    coord = ctx.type_of(inst.words[coord_word])
+    if not (ctx.is_int_scalar_or_vector(coord) or ctx.is_float_scalar_or_vector(coord)):
+        return
+    dim = image.words[3]
+    if dim == op.DIM.Cube and inst.opcode in _CUBE_AS_LAYERS:
+        need = 3
+    else:
+        need = _plane_size(dim) + image.words[5] + (1 if inst.opcode in _PROJ else 0)
+    have = ctx.dimension(coord)
+    if have < need:
+        _err(ctx, inst, f"Expected Coordinate to have at least {need} components, but given only {have}")
+
+
+def _query_size_components(ctx, inst) -> None:
+    """OpImageQuerySize(Lod): "The number of components must be: 1 for the 1D and Buffer
+    dimensionalities, 2 for the 2D, Cube, and Rect dimensionalities, 3 for the 3D dimensionality,
+    plus 1 more if the image type is arrayed." (SPIR-V 3.32.10)"""
+    image = _image_of(ctx, inst.words[3], False) or _image_of(ctx, inst.words[3], True)
+    if image is None or len(image.words) < 6:
+        return
+    name = op.DIM.name(image.words[3])
+    plane = {"1D": 1, "Buffer": 1, "2D": 2, "Cube": 2, "Rect": 2, "3D": 3}.get(name)
+    if plane is None:
+        return
+    need, have = plane + image.words[5], ctx.dimension(inst.words[1])
+    if have != need:
+        _err(ctx, inst, f"Result Type has {have} components, but {need} expected", "image.result-type")
+
+
 def _plane_size(dim: int) -> int:
     """Components of (u[, v][, w]) for an image Dim: the size offsets and gradients have."""
     name = op.DIM.name(dim)
@@ -343,7 +386,13 @@ def check(ctx) -> None:
     for inst in ctx.instructions_of((op.TypeImage,)):
         _storage_image_multisample(ctx, inst)
     for inst in ctx.instructions_of(checks):
+        before = len(ctx.diagnostics)
         checks[inst.opcode](ctx, inst)
+        if len(ctx.diagnostics) == before:
+            if inst.opcode in _IMAGE_WORD:
+                _coordinate_size(ctx, inst)
+            elif inst.opcode in _QUERY_SIZE:
+                _query_size_components(ctx, inst)
     for inst in ctx.instructions_of(_OPERAND_USERS):
         _image_operands(ctx, inst)
 

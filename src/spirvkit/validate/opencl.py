@@ -12,9 +12,11 @@ from .atomics_barriers import (ACQ_REL, ACQUIRE, ATOMICS, ORDER_BITS, RELEASE, S
 
 SC, D, S = op.SC, op.DEC, op.SCOPE
 _KNOWN_SETS = ("OpenCL.std", "OpenCL.DebugInfo.100")
+# "Allowed types for OpenCL kernel arguments are: OpTypeInt, OpTypeFloat, OpTypeStruct, OpTypeVector,
+# OpTypePointer, OpTypeSampler, OpTypeImage, OpTypePipe, OpTypeQueue" (OLD Kernel Arguments; NEW 2.8.2):
+# no arrays (C arrays decay to pointers), events or bools.
 _KERNEL_PARAM_TYPES = frozenset({op.TypeInt, op.TypeFloat, op.TypeStruct, op.TypeVector, op.TypePointer,
-                                 op.TypeSampler, op.TypeImage, op.TypePipe, op.TypeQueue, op.TypeEvent,
-                                 op.TypeArray})
+                                 op.TypeSampler, op.TypeImage, op.TypePipe, op.TypeQueue})
 _KERNEL_POINTER_CLASSES = frozenset({SC.CrossWorkgroup, SC.Workgroup, SC.UniformConstant, SC.Function, SC.Generic})
 _ALLOWED_IMAGE_SHAPES = {("1D", 0, 0), ("1D", 0, 1), ("2D", 0, 0), ("2D", 1, 0), ("2D", 0, 1), ("2D", 1, 1),
                          ("3D", 0, 0), ("Buffer", 0, 0)}
@@ -26,7 +28,22 @@ _BUILTIN_SHAPES = {"WorkDim": (1, False), "GlobalSize": (3, True), "GlobalInvoca
                    "NumWorkgroups": (3, True), "WorkgroupId": (3, True), "GlobalOffset": (3, True),
                    "GlobalLinearId": (1, True), "LocalInvocationIndex": (1, True), "SubgroupSize": (1, False),
                    "SubgroupMaxSize": (1, False), "NumSubgroups": (1, False), "NumEnqueuedSubgroups": (1, False),
-                   "SubgroupId": (1, False), "SubgroupLocalInvocationId": (1, False)}
+                   "SubgroupId": (1, False), "SubgroupLocalInvocationId": (1, False),
+                   # cl_khr_subgroup_ballot (NEW 5.2.16): "the supported variable type is an OpTypeVector
+                   # with four Component Count components of OpTypeInt, with Width equal to 32"
+                   **{f"Subgroup{m}Mask": (4, False) for m in ("Eq", "Ge", "Gt", "Le", "Lt")}}
+
+
+def cl_extensions(ctx) -> frozenset[str]:
+    """The OpenCL extensions whose rules apply: the device's (``ValidatorOptions.extensions``) and,
+    in the OLD environments (1.2-2.2), the ones the module declares: "To enable the behavior
+    described for an extension, a SPIR-V module must declare use of the extension using
+    OpExtension" (OLD, OpenCL Extensions). The NEW document (3.0) reverses this: "there is never a
+    need to declare use of an OpenCL extension" (NEW 5.1), and a cl_* OpExtension is an error
+    there (``opencl.extension-name``)."""
+    declared = {e for e in ctx.extensions if e.startswith(("cl_", "cles_"))} if ctx.env.api_version != (3, 0) \
+        else set()
+    return frozenset(ctx.options.extensions) | declared
 
 
 def check(ctx) -> None:
@@ -34,14 +51,17 @@ def check(ctx) -> None:
         return
     _models(ctx)
     _extensions(ctx)
+    extensions = cl_extensions(ctx)
     for inst in ctx.instructions_of((op.TypeImage, op.ImageWrite, op.ImageRead, op.ImageSampleExplicitLod,
-                                     op.ImageFetch, op.EntryPoint, op.Variable)):
+                                     op.ImageFetch, op.ImageQuerySizeLod, op.EntryPoint, op.Variable)):
         if inst.opcode == op.TypeImage:
             _image_type(ctx, inst)
         elif inst.opcode == op.ImageWrite:
-            _image_write(ctx, inst)
-        elif inst.opcode in (op.ImageRead, op.ImageSampleExplicitLod, op.ImageFetch):
-            _const_offset(ctx, inst)
+            _image_write(ctx, inst, extensions)
+        elif inst.opcode in (op.ImageRead, op.ImageSampleExplicitLod, op.ImageFetch, op.ImageQuerySizeLod):
+            if inst.opcode != op.ImageQuerySizeLod:
+                _const_offset(ctx, inst)
+            _image_lod(ctx, inst, extensions)
         elif inst.opcode == op.EntryPoint:
             _kernel_signature(ctx, inst)
         elif inst.opcode == op.Variable:
@@ -115,17 +135,17 @@ def _image_type(ctx, inst) -> None:
              f"environment.", section="OpenCL env 2.17")
 
 
-def _image_write(ctx, inst) -> None:
+def _image_write(ctx, inst, extensions) -> None:
     image_type = ctx.type_inst(ctx.type_of(inst.words[1]))
     if image_type is not None and image_type.opcode == op.TypeImage and op.DIM.name(image_type.words[3]) == "3D" \
-            and "cl_khr_3d_image_writes" not in ctx.options.extensions:
+            and "cl_khr_3d_image_writes" not in extensions:
         ctx.error("opencl.image-write-3d", "OpenCL env 2.20",
                   "OpImageWrite to a 3D image needs the cl_khr_3d_image_writes extension "
                   "(ValidatorOptions.extensions)", inst)
         return
     if len(inst.words) > 4:
         mask = inst.words[4]
-        mipmap = "cl_khr_mipmap_image_writes" in ctx.options.extensions
+        mipmap = "cl_khr_mipmap_image_writes" in extensions
         if mask & ~(0x2 if mipmap else 0):  # only Lod (0x2), and only with cl_khr_mipmap_image_writes
             ctx.error("opencl.image-write-operands", "OpenCL env 2.18",
                       "In the OpenCL environment, OpImageWrite takes no Image Operands except Lod (with "
@@ -143,6 +163,45 @@ def _const_offset(ctx, inst) -> None:
             return
 
 
+_LOD = 0x2  # ImageOperands Lod
+_MIPMAP = frozenset({"cl_khr_mipmap_image", "cl_khr_mipmap_image_writes"})  # _writes implies mipmap_image
+
+
+def _image_lod(ctx, inst, extensions) -> None:
+    """cl_khr_mipmap_image: "the environment must accept non-zero optional Lod Image Operands for
+    ... OpImageSampleExplicitLod, OpImageRead, OpImageQuerySizeLod" (NEW 5.2.9; OLD adds
+    OpImageFetch). Without it a level of detail other than 0 is not accepted, and OpImageRead takes
+    no Lod at all: SPIR-V allows Lod only on explicit-lod instructions and OpImageFetch (3.14), the
+    extension is what adds OpImageRead. Only a constant Lod can be checked."""
+    if extensions & _MIPMAP:
+        return
+    if inst.opcode == op.ImageQuerySizeLod:
+        lod = inst.words[4] if len(inst.words) > 4 else None
+    else:
+        ops = inst.operands
+        mask_at = next((i for i, o in enumerate(ops) if o.kind == "ImageOperands"), None)
+        if mask_at is None or not inst.words[ops[mask_at].offset] & _LOD:
+            return
+        if inst.opcode == op.ImageRead:
+            ctx.error("opencl.image-lod", "OpenCL env NEW 5.2.9",
+                      "OpImageRead: the Lod Image Operand needs the cl_khr_mipmap_image extension (SPIR-V allows "
+                      "Lod only on explicit-lod instructions and OpImageFetch)", inst)
+            return
+        lod = inst.words[ops[mask_at].offset + 1] if ops[mask_at].offset + 1 < len(inst.words) else None
+    if lod is None:
+        return
+    d = ctx.defs.get(lod)
+    if d is None or d.opcode not in (op.Constant, op.ConstantNull):
+        return
+    value = list(d.words[3:]) if d.opcode == op.Constant else []
+    if value and ctx.is_float_scalar(d.words[1]):
+        value[-1] &= 0x7FFFFFFF  # -0.0 is a zero level of detail too
+    if any(value):
+        ctx.error("opencl.image-lod", "OpenCL env NEW 5.2.9",
+                  f"{inst.opname}: a non-zero Lod needs the cl_khr_mipmap_image extension "
+                  f"(ValidatorOptions.extensions)", inst)
+
+
 def _kernel_signature(ctx, inst) -> None:
     f = ctx.defs.get(inst.words[2])
     if f is None or f.opcode != op.Function:
@@ -157,6 +216,13 @@ def _kernel_signature(ctx, inst) -> None:
             ctx.error("opencl.kernel-parameter", "OpenCL env 2.22",
                       f"Kernel parameter type {ctx.name(p)} ({what}) is not allowed for an OpenCL kernel argument.",
                       inst)
+            return
+        bad = _struct_or_vector_member(ctx, t) if t.opcode in (op.TypeStruct, op.TypeVector) else None
+        if bad is not None:
+            ctx.error("opencl.kernel-parameter", "OpenCL env 2.22",
+                      f"Kernel parameter type {ctx.name(p)} holds a {bad}: the members of a structure kernel "
+                      f"argument are OpTypeInt, OpTypeFloat, OpTypeStruct, OpTypeVector or OpTypePointer, and a "
+                      f"vector's components integers or floats (a host API representation)", inst)
             return
         if t.opcode == op.TypeFloat and t.words[2] != 32 and not _float_param_ok(ctx, t.words[2]):
             ctx.error("opencl.kernel-parameter", "OpenCL env 2.22",
@@ -173,6 +239,33 @@ def _kernel_signature(ctx, inst) -> None:
                       f"Kernel pointer parameter {ctx.name(p)} has storage class {SC.name(t.words[2])}; OpenCL kernel "
                       f"arguments point to CrossWorkgroup, Workgroup or UniformConstant memory.", inst)
             return
+
+
+_STRUCT_MEMBER_TYPES = frozenset({op.TypeInt, op.TypeFloat, op.TypeStruct, op.TypeVector, op.TypePointer})
+
+
+def _struct_or_vector_member(ctx, t, depth: int = 0) -> str | None:
+    """The opname of the first member type a structure kernel argument may not hold ("For
+    OpTypeStruct parameters, supported structure Member Types are: OpTypeInt, OpTypeFloat,
+    OpTypeStruct, OpTypeVector, OpTypePointer", OLD and NEW 2.8.2), looking into nested structures
+    and vector components (bool vectors have no host representation); None when all are allowed."""
+    if t is None or depth > 64:
+        return None
+    if t.opcode == op.TypeVector:
+        c = ctx.type_inst(t.words[2])
+        return None if c is None or c.opcode in (op.TypeInt, op.TypeFloat) else "vector of " + \
+            ctx.grammar.instruction(c.opcode).opname
+    for member in t.words[2:]:
+        m = ctx.type_inst(member)
+        if m is None:
+            continue
+        if m.opcode not in _STRUCT_MEMBER_TYPES:
+            return ctx.grammar.instruction(m.opcode).opname
+        if m.opcode in (op.TypeStruct, op.TypeVector):
+            bad = _struct_or_vector_member(ctx, m, depth + 1)
+            if bad is not None:
+                return bad
+    return None
 
 
 def _variable(ctx, inst) -> None:
@@ -200,7 +293,7 @@ def _variable(ctx, inst) -> None:
     ok = ctx.is_int_scalar_or_vector(t) and ctx.dimension(t) == count and \
         (count == 1) == ctx.is_int_scalar(t) and ctx.bit_width(t) == (width if size_t else 32)
     if not ok:
-        what = ("size_t" if size_t else "uint") + (" vector of 3" if count == 3 else "")
+        what = ("size_t" if size_t else "uint") + (f" vector of {count}" if count > 1 else "")
         ctx.error("opencl.builtin-type", "OpenCL env 2.23",
                   f"BuiltIn {name} variable must be of type {what} (OpenCL env built-in variables table).", inst)
 
@@ -220,16 +313,19 @@ def _scopes(ctx) -> None:
     o = ctx.options
     # cl_khr_subgroups: the device has it (options.extensions) or, in the OLD documents, the module
     # declares it ("a SPIR-V module must declare use of the extension using OpExtension").
-    cl_subgroups = "cl_khr_subgroups" in o.extensions or (api != (3, 0) and "cl_khr_subgroups" in ctx.extensions)
-    memory_subgroups = api in ((2, 1), (2, 2)) or (api == (3, 0) and o.subgroups) or cl_subgroups
-    # execution scope: on 1.2/2.0 cl_khr_subgroups may be there unless the strict rules are asked for
-    subgroups = memory_subgroups or (api < (2, 1) and not o.strict_opencl_version_rules)
+    cl_subgroups = "cl_khr_subgroups" in cl_extensions(ctx)
+    # Subgroup execution and memory scope: "For OpenCL 2.1, OpenCL 2.2, or OpenCL 3.0 devices
+    # supporting Subgroups" (NEW 4), or cl_khr_subgroups (NEW 5.2.11; OLD: "the environment will
+    # generally allow the scope for Execution to include: Subgroup"). OpenCL 1.2 and 2.0: "Scope for
+    # Execution is generally limited to: Workgroup" (OLD).
+    subgroups = api in ((2, 1), (2, 2)) or (api == (3, 0) and o.subgroups) or cl_subgroups
     for inst in ctx.instructions_of(SCOPED_OPCODES):
         desc = inst.desc
         if desc is None:
             continue
         is_atomic = inst.opcode in ATOMICS
-        is_barrier = inst.opcode in (op.ControlBarrier, op.MemoryBarrier)
+        # OpMemoryNamedBarrier (cl_khr_subgroup_named_barrier, 2.1+) takes the barriers' memory scopes
+        is_barrier = inst.opcode in (op.ControlBarrier, op.MemoryBarrier, _op("MemoryNamedBarrier"))
         is_group = desc.klass in _GROUP_CLASSES
         known = {}
         for role, _index, value_id in scope_operands(ctx, inst):
@@ -240,9 +336,9 @@ def _scopes(ctx) -> None:
             if role == "exec":
                 _exec_scope(ctx, inst, value, is_group, subgroups)
             elif role == "memory" and is_atomic:
-                _atomic_scope(ctx, inst, value, memory_subgroups)
+                _atomic_scope(ctx, inst, value, subgroups)
             elif role == "memory" and is_barrier:
-                _fence_scope(ctx, inst, value, memory_subgroups)
+                _fence_scope(ctx, inst, value, subgroups)
             elif role in ("semantics", "equal", "unequal"):
                 _order(ctx, inst, value, is_atomic, is_barrier)
         if is_atomic:
@@ -399,15 +495,26 @@ _UNIFORM_ARITHMETIC = frozenset(_op(n) for n in ("GroupIMulKHR", "GroupFMulKHR",
 _GROUP_TYPE_OPCODES = tuple(o for o in (*_NU_SCALAR, _NU_BROADCAST, *_NU_ARITHMETIC, op.GroupBroadcast, *_GROUP_TYPED,
                                         *_UNIFORM_ARITHMETIC) if o >= 0)
 _VECTOR_SIZES = frozenset({2, 3, 4, 8, 16})
+# NEW 5.2.16: "For the instructions OpGroupNonUniformInverseBallot, OpGroupNonUniformBallotBitExtract,
+# OpGroupNonUniformBallotBitCount, OpGroupNonUniformBallotFindLSB, and OpGroupNonUniformBallotFindMSB,
+# the valid type for Value is an OpTypeVector with four Component Count components of OpTypeInt,
+# with Width equal to 32 and Signedness equal to 0" (opcode -> word of Value).
+_BALLOT_VALUE = {_op(n): w for n, w in (("GroupNonUniformInverseBallot", 4), ("GroupNonUniformBallotBitExtract", 4),
+                                        ("GroupNonUniformBallotBitCount", 5), ("GroupNonUniformBallotFindLSB", 4),
+                                        ("GroupNonUniformBallotFindMSB", 4)) if _op(n) >= 0}
 
 
 def _group_types(ctx) -> None:
-    extended = "cl_khr_subgroup_extended_types" in ctx.options.extensions
+    extended = "cl_khr_subgroup_extended_types" in cl_extensions(ctx)
     clustered = ctx.has_capability("GroupNonUniformClustered")
-    for inst in ctx.instructions_of(_GROUP_TYPE_OPCODES):
+    for inst in ctx.instructions_of((*_GROUP_TYPE_OPCODES, *_BALLOT_VALUE)):
         opc, w = inst.opcode, inst.words
         name = inst.opname
-        if opc in _NU_ARITHMETIC:
+        if opc in _BALLOT_VALUE:
+            t = ctx.type_of(w[_BALLOT_VALUE[opc]]) if len(w) > _BALLOT_VALUE[opc] else None
+            ok = t is not None and ctx.is_int_vector(t) and ctx.dimension(t) == 4 and ctx.bit_width(t) == 32
+            section, want = "OpenCL env NEW 5.2.16", "a vector of four 32-bit integers (uint4)"
+        elif opc in _NU_ARITHMETIC:
             if len(w) > 6 and not clustered:
                 ctx.error("opencl.group-cluster-size", "OpenCL env 2.39",
                           f"{name}: the optional ClusterSize operand must not be present unless the "

@@ -40,18 +40,19 @@ class ValidatorOptions:
       orders a full-profile 3.0 device may report (the mandatory minimum is Relaxed + Workgroup).
     * ``extensions`` — the device's ``cl_khr_*`` extensions that enable more capabilities
       (digest §4 table), e.g. ``{"cl_khr_subgroup_ballot"}``; in every OpenCL env (none by
-      default, so the 1.2-2.2 tables stay SPIRV-Tools' ones).
+      default, so the 1.2-2.2 tables stay SPIRV-Tools' ones). In the 1.2-2.2 envs a ``cl_*``
+      extension the module declares with OpExtension counts too for the environment's own rules
+      (scopes, image writes, mipmaps, sub-group types), not for the capability tables.
     * ``spirv_versions`` — the SPIR-V versions the device accepts (CL_DEVICE_ILS_WITH_VERSION):
       1.0 to 1.6 by default, the versions spirvkit assembles and runs.
     * ``address_bits`` — 32 or 64 to require Physical32 or Physical64; None accepts either.
-    * ``strict_opencl_version_rules`` — False: OpenCL 1.2/2.0's execution scope Workgroup only
-      depends on device extensions (cl_khr_subgroups may be there) and SPIRV-Tools does not apply
-      it, so a module it accepts for opencl1.2/2.0 is accepted by that rule too. True applies it,
-      and the OLD document's cl_khr_int64 atomics rule (WorkgroupMemory semantics need scope
-      Workgroup). OpenCL 1.2's atomic scope Device and order Relaxed, its barrier scope Workgroup
-      and order SequentiallyConsistent, and 2.0's memory scopes without Subgroup are always
-      checked: Subgroup memory scope needs cl_khr_subgroups, in ``extensions`` or declared by the
-      module with OpExtension (the OLD documents' way), and never widens 1.2 atomics.
+    * ``strict_opencl_version_rules`` — False: True adds the OLD document's cl_khr_int64 atomics
+      rule (WorkgroupMemory semantics need scope Workgroup), which only the OLD text carries. The
+      per-version scope and order rules are always checked (issue 20): OpenCL 1.2's atomic scope
+      Device and order Relaxed, its barrier scope Workgroup and order SequentiallyConsistent, and on
+      1.2 and 2.0 execution and memory scope Subgroup only with cl_khr_subgroups — in
+      ``extensions`` or declared by the module with OpExtension (the OLD documents' way); it never
+      widens 1.2 atomics.
     * ``allow_irreducible_control_flow`` — False: the OpenCL 3.0 env makes irreducible control
       flow implementation-defined, so a portable module avoids it; True accepts it (LLVM-based
       devices, spirvkit's executor included, run it).

@@ -53,12 +53,70 @@ def check(ctx) -> None:
         if inst.opcode in _IMAGE_OPERAND_USERS:
             _image_operands(ctx, inst)
     _workgroup_size(ctx)
+    _interface_decorations(ctx)
     _duplicate_builtin_inputs(ctx)
     _compute_output(ctx)
     _spec_array_rule(ctx)
     _workgroup_storage(ctx)
     _push_constants(ctx)
     vulkan_graphics.check(ctx)
+
+
+# Per-vertex built-ins of the graphics stages: "Vulkan spec allows BuiltIn <name> to be only used
+# for variables with Input or Output storage class" (VUID-<name>-<name>-04316 and its siblings).
+_IN_OUT_BUILTINS = frozenset(getattr(op.BUILTIN, n) for n in ("Position", "PointSize", "ClipDistance", "CullDistance")
+                             if hasattr(op.BUILTIN, n))
+
+
+def _interface_decorations(ctx) -> None:
+    """Vulkan's interface decoration rules (Standalone SPIR-V VUIDs of the current Vulkan spec; the
+    project's older vulkan-spirv-env.txt does not carry them):
+
+    * VUID-StandaloneSpirv-Component-04920: "The Component decoration value must not be greater
+      than 3";
+    * VUID-StandaloneSpirv-Location-04915: "The Location or Component decorations must not be used
+      with BuiltIn";
+    * VUID-StandaloneSpirv-Invariant-04677: "Variables decorated with Invariant and variables with
+      structure types that have any members decorated with Invariant must be in the Output or Input
+      storage class";
+    * Position, PointSize, ClipDistance, CullDistance only on Input/Output variables (directly or
+      as a member of the variable's structure type; VUID-PointSize-PointSize-04316 and siblings)."""
+    for inst in ctx.instructions_of((op.Decorate, op.MemberDecorate)):
+        dec_word = 2 if inst.opcode == op.Decorate else 3
+        if inst.words[dec_word] == D.Component and len(inst.words) > dec_word + 1 and inst.words[dec_word + 1] > 3:
+            ctx.error("vulkan.component", "VUID-StandaloneSpirv-Component-04920",
+                      f"Component decoration value must not be greater than 3 (found {inst.words[dec_word + 1]})",
+                      inst)
+            return
+    for inst in ctx.instructions_of((op.Variable,)):
+        vid, sc = inst.words[2], inst.words[3]
+        decs = {d: w for d, w, _i in ctx.decorations_of(vid)}
+        if D.BuiltIn in decs and (D.Location in decs or D.Component in decs):
+            ctx.error("vulkan.builtin-location", "VUID-StandaloneSpirv-Location-04915",
+                      f"A BuiltIn variable ({ctx.name(vid)}) cannot have any Location or Component decorations", inst)
+            return
+        if sc in (SC.Input, SC.Output):
+            continue
+        builtin = decs.get(D.BuiltIn)
+        if builtin and builtin[0] in _IN_OUT_BUILTINS:
+            ctx.error("vulkan.builtin-storage-class", "VUID-PointSize-PointSize-04316",
+                      f"Vulkan spec allows BuiltIn {op.BUILTIN.name(builtin[0])} to be only used for variables with "
+                      f"Input or Output storage class", inst)
+            return
+        info = ctx.pointer_info(inst.words[1])
+        struct = _pointee_strip_arrays(ctx, info[1]) if info is not None else None
+        if struct is None or struct.opcode != op.TypeStruct:
+            continue
+        for m in range(len(struct.words) - 2):
+            for d, w, _i in ctx.decorations_of(struct.words[1], m):
+                if d == D.Invariant or (d == D.BuiltIn and w and w[0] in _IN_OUT_BUILTINS):
+                    what = "Invariant" if d == D.Invariant else f"BuiltIn {op.BUILTIN.name(w[0])}"
+                    ctx.error("vulkan.builtin-storage-class" if d == D.BuiltIn else "vulkan.decoration",
+                              "VUID-StandaloneSpirv-Invariant-04677" if d == D.Invariant
+                              else "VUID-PointSize-PointSize-04316",
+                              f"Variable {ctx.name(vid)} has a structure member decorated {what}: it must be in the "
+                              f"Input or Output storage class in the Vulkan environment", inst)
+                    return
 
 
 def _extensions(ctx) -> None:
