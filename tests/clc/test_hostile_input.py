@@ -274,3 +274,37 @@ def test_comma_operator_in_a_private_array_initializer_still_compiles():
     out = np.zeros(1, np.int32)
     spirvkit.Program(spirvkit.compile_cl(source)).kernel("k")(1, None, out)
     assert out[0] == 5
+
+
+# -- the 3600 s clc fuzz run (seed 2026) ----------------------------------------------------------
+
+def test_a_float_fence_flag_out_of_range_is_no_internal_error():
+    # barrier(1e309) made int(inf) fail in the fence-flag folding (an internal compiler error).
+    # The conversion is undefined (C99 6.3.1.4); clang warns and passes poison.
+    binary = spirvkit.compile_cl("kernel void k(global int *p) { barrier(1e309); p[0] = 1; }")
+    assert not spirvkit.validate(binary, target_env="opencl2.2")
+
+
+@pytest.mark.parametrize("call", ["atomic_add(&b[0], 1u)", "atomic_inc(b)", "atomic_cmpxchg(b, 1u, 2u)",
+                                  "atom_add(b, 1u)", "atomic_load((constant atomic_uint *)b)"])
+def test_an_atomic_on_a_constant_pointer_has_no_matching_function(call):
+    # It compiled to an atomic on UniformConstant storage, which the OpenCL environment forbids.
+    source = f"kernel void k(constant uint *b) {{ {call}; }}"
+    err = _errors(source, "-cl-std=CL2.0")
+    name = call.split("(")[0]
+    assert (err.message, err.line, err.col) == (f"no matching function for call to '{name}'", 1, 35)
+
+
+def test_sizeof_of_a_saturating_conversion_leaves_no_decoration_behind():
+    # sizeof emits its operand into a scratch function that is thrown away; the operand's
+    # SaturatedConversion decoration stayed, naming an id defined nowhere.
+    source = ("kernel void k(global float *f, global ulong *o) {\n"
+              "  o[0] = sizeof convert_short4_sat_rtn((float4)(f[0]));\n"
+              "  o[1] = sizeof(get_global_id(0)); o[2] = get_global_id(0);\n}")
+    binary = spirvkit.compile_cl(source)
+    assert not spirvkit.validate(binary, target_env="opencl2.2")
+    import numpy as np
+
+    f, out = np.ones(1, np.float32), np.zeros(3, np.uint64)
+    spirvkit.Program(binary).kernel("k")(1, None, f, out)
+    assert out.tolist() == [8, 8, 0]

@@ -104,6 +104,9 @@ Member: base*, name, arrow, op_loc
 # A block (spec §1.12, "^(int x) { … }"): type is a FunctionType whose result is None (the
 # return type is inferred). Parsed so sema can say "not supported yet" with its location.
 BlockLiteral: type*, body*
+# A GNU statement expression "({ stmt; …; expr; })": clang accepts it in OpenCL C (macros in
+# image-processing kernels use it); its value is that of the last expression statement.
+StmtExpr: body*
 """
 
 

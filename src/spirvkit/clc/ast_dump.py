@@ -129,6 +129,8 @@ def _pieces(x) -> list:
         return [type_to_str(x.type)]
     if k == "BlockLiteral":
         return ["^" + type_to_str(x.type) + " {...}"]
+    if k == "StmtExpr":
+        return ["({...})"]
     return [f"<{k}>"]
 
 

@@ -266,14 +266,11 @@ C11_FETCH = {"add": "OpAtomicIAdd", "sub": "OpAtomicISub", "or": "OpAtomicOr", "
              "and": "OpAtomicAnd", "min": "min", "max": "max"}
 UNSUPPORTED_PREFIXES = {
     "get_image_num_": "image functions of cl_khr_mipmap_image and cl_khr_gl_msaa_sharing",
-    "read_pipe": "pipes", "write_pipe": "pipes", "reserve_": "pipes", "commit_": "pipes",
-    "work_group_reserve": "pipes", "work_group_commit": "pipes", "get_pipe_": "pipes",
     "enqueue_": "device-side enqueue", "get_kernel_": "device-side enqueue",
     "ndrange_": "device-side enqueue", "retain_event": "device-side enqueue",
     "release_event": "device-side enqueue", "create_user_event": "device-side enqueue",
     "set_user_event_status": "device-side enqueue", "capture_event_profiling_info": "device-side enqueue",
-    "get_default_queue": "device-side enqueue", "is_valid_": "device-side enqueue",
-    "sub_group_reserve_": "pipes", "sub_group_commit_": "pipes",
+    "get_default_queue": "device-side enqueue", "is_valid_event": "device-side enqueue",
     # The cl_khr_subgroup_* extensions the executor lacks (clang-15 declares them for spir; the
     # others are in builtins_non_uniform.py).
     "sub_group_clustered_rotate": "cl_khr_subgroup_rotate", "sub_group_rotate": "cl_khr_subgroup_rotate",
@@ -373,6 +370,10 @@ def conversion_cost(arg: CType, param: CType) -> int | None:
         if param.space == "generic" and arg.space in ("global", "local", "private"):
             return 2
         return None
+    if param.is_vector and arg.is_scalar and arg.is_arithmetic:
+        # clang lets a scalar argument splat to a vector parameter (as in ``pow(v, 2.0f)``), but
+        # ranks it below every scalar conversion, so an overload with a scalar parameter wins.
+        return 3
     if arg.is_vector or param.is_vector:
         return None
     if param.is_sampler and arg.is_scalar and arg.is_integer:

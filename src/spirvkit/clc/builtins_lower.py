@@ -5,6 +5,8 @@ OpMemoryBarrier for synchronisation, OpAtomic* for legacy and C11 atomics."""
 
 from __future__ import annotations
 
+import math
+
 from . import ast
 from .builtins import (C11_FETCH, LEGACY_ATOMICS, SUB_GROUP_ITEM, WORK_ITEM, WORK_ITEM_SCALAR, candidates, parse_as,
                        parse_convert, parse_vload, resolve, unsupported_family)
@@ -259,7 +261,12 @@ class BuiltinsMixin:
         if v.value is None:
             raise SemaError("the memory fence flags must be a compile-time constant (not supported yet: "
                             "run-time fence flags)", node)
-        return int(v.value)
+        value = v.value
+        if isinstance(value, float):
+            # A float argument converts to cl_mem_fence_flags; out of range it is undefined
+            # (C99 6.3.1.4; clang warns and passes poison): no fence bits then.
+            value = int(value) if math.isfinite(value) and -2.0 ** 63 <= value < 2.0 ** 64 else 0
+        return int(value) & 0xFFFFFFFF
 
     def bi_barrier(self, args, node):
         if len(args) != 1:
@@ -378,7 +385,10 @@ class BuiltinsMixin:
     def atomic(self, name, args, node):
         legacy = name[len("atom_"):] if name.startswith("atom_") else name[len("atomic_"):]
         if name.startswith("atom_") or legacy in LEGACY_ATOMICS:
-            return self.atomic_op(name, legacy, args, node, scope=2, order=0)
+            # Device scope, relaxed: the OpenCL 1.2 environment requires exactly that of every
+            # atomic (env spec 2.27), and a global atomic is visible across work-groups (llvm-spirv-15
+            # emits Workgroup here, which the 1.2 environment does not allow).
+            return self.atomic_op(name, legacy, args, node, scope=1, order=0)
         c11 = name[len("atomic_"):]
         explicit = c11.endswith("_explicit")
         if explicit:
@@ -395,6 +405,10 @@ class BuiltinsMixin:
         if t is None or not (t.is_scalar and t.is_integer or t.is_float) or t.bits not in (32, 64):
             raise SemaError(f"no matching function for call to '{name}'", node)
         if flag and not (t.is_integer and t.bits == 32) or fetch and t.is_float:
+            raise SemaError(f"no matching function for call to '{name}'", node)
+        if p.type.space == "constant":
+            # No overload takes a __constant pointer (legacy: __global/__local; C11: generic,
+            # which __constant does not convert to): clang finds no viable candidate.
             raise SemaError(f"no matching function for call to '{name}'", node)
         if c11 and not pointee.is_atomic:
             space = "__generic " if self.cl_std >= 200 else ""
@@ -426,7 +440,7 @@ class BuiltinsMixin:
             raise SemaError(f"use of undeclared identifier '{name}'", node)
         if not args:
             raise SemaError(f"no matching function for call to '{name}'", node)
-        p = args[0]
+        p = self._legacy_atomic_pointer(name, op, args, node)
         t = self._atomic_pointer(name, p, node)
         if t.is_float and op != "xchg":
             raise SemaError(f"no matching function for call to '{name}'", node)
@@ -446,6 +460,33 @@ class BuiltinsMixin:
         else:
             rid = self.op(opname, t, p.id, sc, sm, vals[0])
         return self.val(t, rid)
+
+    def _legacy_atomic_pointer(self, name, op, args, node):
+        """The pointer argument of an OpenCL 1.x atomic, as the overload clang chooses takes it.
+        Their overloads take int and uint pointers (atom_* also long and ulong ones, from
+        cl_khr_int64_*_atomics; atomic_xchg also float): a pointer to another type converts to
+        any of them (C's incompatible pointer conversion, with clang's warning), so the value
+        arguments choose — ``atomic_add(float_ptr, 1)`` is the int one — and a tie (no value
+        argument, or ``atomic_add(long_ptr, 1L)``) is ambiguous."""
+        from .builtins import Overload, resolve
+        p = args[0]
+        pointee = p.type.pointee if p.type.is_pointer else None
+        if pointee is None or pointee.is_atomic or pointee.is_void:
+            return p
+        types = [INT, UINT] + ([LONG, ULONG] if name.startswith("atom_") else []) + \
+            ([FLOAT] if name == "atomic_xchg" else [])
+        if pointee in types:
+            return p
+        values = [a.type for a in args[1:]]
+        best, message, _ = resolve(name, [Overload(name, (t,) * len(values), t, None, t) for t in types], values)
+        if best is None:
+            raise SemaError(message, node)
+        t = best.data
+        to = Pointer(t, p.type.space, volatile=True)
+        space = f"__{p.type.space} " if p.type.space != "private" else ""
+        self.warn(f"incompatible pointer types passing '{p.type}' to parameter of type 'volatile {space}{t} *'",
+                  expr_start(node.args[0]), "-Wincompatible-pointer-types")
+        return self.val(to, self.op("OpBitcast", to, p.id))
 
     @staticmethod
     def _storage_semantics(space):

@@ -18,6 +18,7 @@ from . import ast
 from .builtins_groups import GroupsMixin
 from .builtins_non_uniform import NonUniformMixin
 from .images import ImagesMixin
+from .pipes import PipesMixin
 from .builtins_lower import BuiltinsMixin
 from .codegen_expr import ExpressionsMixin, LVal, Val
 from .codegen_init import InitializersMixin
@@ -25,7 +26,8 @@ from .flow import MAYBE, NEVER, fall_through
 from .sema import Scope, SemaError, Symbol, TypeResolver, check_implicit, not_supported
 from .source import Diagnostic, Note, expansion_location, located_diagnostic
 from .types import (ACCESS_QUALIFIER, BOOL, INT, STORAGE_CLASS, VOID, Array, Atomic, CType, EventType, Function,
-                    Image, Pointer, Record, SamplerType, Scalar, Vector, type_from_name, unqualified_name)
+                    Image, PipeType, Pointer, Record, ReserveIdType, SamplerType, Scalar, Vector, type_from_name,
+                    unqualified_name)
 
 # Enumerators clang's opencl-c-base.h declares (values as clang gives them).
 PREDEFINED_ENUMS = {
@@ -55,7 +57,8 @@ class ErrorLimitReached(Exception):
     errors emitted, stopping now")."""
 
 
-class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, NonUniformMixin, ImagesMixin):
+class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, NonUniformMixin, ImagesMixin,
+              PipesMixin):
     def __init__(self, unit, *, cl_std: int = 120, version=(1, 0), single_precision_constants: bool = False,
                  debug: bool = False, fp64: bool = True, error_limit: int = 20, explicit_version: bool = False):
         self.unit = unit
@@ -123,6 +126,9 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
         if self.is_half_valued(t.result):
             raise SemaError(f"declaring function return value of type '{t.result}' is not allowed ; did you "
                             "forget * ?", decl)
+        written = getattr(getattr(decl, "type", None), "result", None)
+        if t.result.is_pipe and getattr(written, "access", None) is not None:   # clang: at the qualifier
+            raise SemaError(f"'{written.access}' attribute only applies to parameters and typedefs", written)
         if t.result.is_opaque:  # §6.12.14 (the trailing space is clang's)
             raise SemaError(f"declaring function return value of type '{t.result}' is not allowed ", decl)
         if not is_kernel:
@@ -188,6 +194,13 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             return b.type_vector(self.spv(t.elem), t.n)
         if isinstance(t, Pointer):
             pointee = t.pointee
+            pending = getattr(pointee, "_spv_pending", None)
+            if pending is not None and pending[0] is b:
+                # A pointer to a struct being declared (a list or tree node's link): forward-declared.
+                storage = STORAGE_CLASS[t.space]
+                if storage not in pending[1]:
+                    pending[1][storage] = b.forward_pointer(storage)
+                return pending[1][storage]
             inner = b.type_int(8) if (pointee.is_void or pointee.is_function) else self.spv(pointee, True)
             return b.type_pointer(STORAGE_CLASS[t.space], inner)
         if isinstance(t, Array):
@@ -203,6 +216,10 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             return b.type_image(b.type_void(), g.dim, g.depth, g.arrayed, 0, 0, "Unknown", ACCESS_QUALIFIER[t.access])
         if isinstance(t, SamplerType):
             return b.type_sampler()
+        if isinstance(t, PipeType):
+            return b.type_pipe(ACCESS_QUALIFIER[t.access])
+        if isinstance(t, ReserveIdType):
+            return b.type_reserve_id()
         raise SemaError(f"type '{t}' cannot be used here")
 
     def record_type(self, rec: Record) -> int:
@@ -219,9 +236,17 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
                 word = {2: 16, 4: 32, 8: 64}.get(min(rec.align, 8), 8)
                 members = [self.b.type_array(self.b.type_int(word), rec.size * 8 // word)]
         else:
-            members = [self.spv(ft, True) for _, ft, _ in rec.fields]
+            rec._spv_pending = (self.b, {})
+            try:
+                members = [self.spv(ft, True) for _, ft, _ in rec.fields]
+            finally:
+                forward = rec._spv_pending[1]
+                rec._spv_pending = None
         tid = self.b.type_struct(members, unique=id(rec))
         rec._spv = (self.b, tid)
+        if rec.kind != "union":
+            for storage, pid in forward.items():
+                self.b.type_pointer(storage, tid, forward=pid)
         if rec.name:
             self.b.name(tid, f"struct.{rec.name}" if rec.kind == "struct" else f"union.{rec.name}")
         if rec.packed:
@@ -356,6 +381,9 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             return
         if isinstance(_innermost(t), EventType):  # §1.9 #16
             raise SemaError(f"the '{_innermost(t)}' type cannot be used to declare a program scope variable", decl)
+        if isinstance(_innermost(t), ReserveIdType):  # §6.13.16 (clang names its address space here)
+            raise SemaError(f"the '__global {_innermost(t)}' type cannot be used to declare a program scope "
+                            "variable", decl)
         space = q["space"] or ("global" if self.cl_std >= 200 else "private")
         if not (space == "constant" or (space == "global" and self.cl_std >= 200)):
             raise SemaError(f"{'extern' if 'extern' in decl.storage else 'program scope'} variable must reside in "
@@ -390,11 +418,25 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
                             expr_start(init))
 
     def declare_function(self, name, t: Function, node, is_kernel) -> FuncInfo:
-        info = self.functions.get(name)
+        overloadable = any(a.name in ("overloadable", "__overloadable__") for a in node.attributes or ())
+        old = self.globals.names.get(name)
+        # clang's __attribute__((overloadable)): one name, a function per parameter list (calls
+        # choose among them as among the built-ins' overloads); at most one of them may be
+        # declared without the attribute, and it keeps the plain name.
+        key = f"{name}({', '.join(str(p) for p in t.params)})" if overloadable else name
+        if overloadable and old is not None and old.kind == "func":
+            self.globals.names[name] = Symbol(name, "overloads", old.type, [old.value], node=old.node)
+        elif overloadable and old is None:
+            self.globals.names[name] = Symbol(name, "overloads", t, [], node=node)
+        info = self.functions.get(key)
         if info is None:
-            info = FuncInfo(name, t, self.b.fresh_id(), node, is_kernel)
-            self.functions[name] = info
-            self.globals.names[name] = Symbol(name, "func", t, info, node=node)
+            info = FuncInfo(key, t, self.b.fresh_id(), node, is_kernel)
+            self.functions[key] = info
+            sym = self.globals.names.get(name)
+            if sym is not None and sym.kind == "overloads":
+                sym.value.append(info)
+            else:
+                self.globals.names[name] = Symbol(name, "func", t, info, node=node)
         elif info.type != t:
             raise SemaError(f"conflicting types for '{name}'", node)
         if name == "main":  # §1.9 #20
@@ -979,8 +1021,26 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
                     b.capability("ImageReadWrite")
                 if key[2] in ("1D", "Buffer"):
                     b.capability("Sampled1D" if key[2] == "1D" else "SampledBuffer")
-        if self.uses_literal_sampler:
+        if self.uses_literal_sampler and self.drop_unused_samplers():
+            # The OpenCL environment has LiteralSampler only with ImageBasic (spirv-val rejects it
+            # alone): a kernel that passes a constant sampler to its own functions but reads no
+            # image (buffer "images" of an image-processing library) still needs image support.
+            b.capability("ImageBasic")
             b.capability("LiteralSampler")
+        if any(key[0] in ("pipe", "reserve_id") for key in b.type_info.values()):
+            b.capability("Pipes")
+
+    def drop_unused_samplers(self) -> bool:
+        """Removes the OpConstantSamplers no function uses (a header's program-scope samplers
+        in a kernel that reads no image: clang emits nothing for them, and their LiteralSampler
+        capability needs image support); True if some remain."""
+        b = self.b
+        opcode = b.opcode("OpConstantSampler")
+        used = {w for inst in b.sections["functions"] for w in inst[1:]}
+        kept = [inst for inst in b.sections["types_values"]
+                if (inst[0] & 0xFFFF) != opcode or inst[2] in used]
+        b.sections["types_values"] = kept
+        return any((inst[0] & 0xFFFF) == opcode for inst in kept)
 
 
 def _kernel_param_kind(t: CType) -> str:
@@ -994,7 +1054,7 @@ def _kernel_param_kind(t: CType) -> str:
             inner = _kernel_param_kind(t.pointee)
             return inner if inner in ("space", "invalid") else "pointer to pointer"
         return "pointer"
-    if t == BOOL or unqualified_name(t) in KERNEL_ARG_BANNED or isinstance(t, EventType):
+    if t == BOOL or unqualified_name(t) in KERNEL_ARG_BANNED or isinstance(t, (EventType, ReserveIdType)):
         return "invalid"
     if t.is_record:
         return "record"

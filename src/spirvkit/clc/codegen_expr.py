@@ -357,7 +357,7 @@ class ExpressionsMixin(OperatorsMixin):
                 raise self.undeclared(node.name, node)
             if sym.kind == "enumconst":
                 return self.const(sym.type, sym.value)
-            if sym.kind == "func":
+            if sym.kind in ("func", "overloads"):
                 raise SemaError("function pointers are not allowed", node)
             if sym.kind == "typedef":
                 raise SemaError(f"unexpected type name '{node.name}': expected expression", node)
@@ -368,6 +368,8 @@ class ExpressionsMixin(OperatorsMixin):
             return LVal(sym.type, sym.value, sym.space, const=sym.const)
         if kind == "UnaryOp" and node.op == "*":
             p = self.expr(node.operand)
+            if p.type.is_pipe:   # (clang's wording for a pipe)
+                raise SemaError(f"invalid argument type '{p.type}' to unary expression", node)
             if not p.type.is_pointer:
                 raise SemaError(f"indirection requires pointer operand ('{p.type}' invalid)", node)
             if p.type.pointee.is_void:
@@ -454,22 +456,27 @@ class ExpressionsMixin(OperatorsMixin):
             raise SemaError(f"member reference base type '{t}' is not a structure or union", at_op)
         if not t.complete:
             raise SemaError(f"incomplete definition of type '{t}'", node)
-        found = t.field(node.name)
-        if found is None:
+        path = t.field_path(node.name)
+        if path is None:
             message = f"no member named '{node.name}' in '{t}'"
             decls = {f.name: f for f in getattr(getattr(t, "node", None), "fields", None) or () if f.name}
             best = correct(node.name, decls)
             if best is None:
                 raise SemaError(message, node)
             raise did_you_mean(message, node.name, best, node, decls[best])
-        i, ft, off = found
-        if isinstance(base, Val):
-            return Val(ft, self.op("OpCompositeExtract", ft, base.id, i)) if t.kind == "struct" else None
-        if t.kind == "union":
-            ptr = self.f.op("OpBitcast", self.ptr_type(ft, base.space), base.ptr)
-        else:
-            ptr = self.f.op("OpInBoundsAccessChain", self.ptr_type(ft, base.space), base.ptr, self.u32(i))
-        return LVal(ft, ptr, base.space, const=base.const, volatile=base.volatile)
+        for i, ft, off in path:  # more than one step through unnamed members
+            if isinstance(base, Val):
+                if t.kind != "struct":
+                    return None
+                base = Val(ft, self.op("OpCompositeExtract", ft, base.id, i))
+            else:
+                if t.kind == "union":
+                    ptr = self.f.op("OpBitcast", self.ptr_type(ft, base.space), base.ptr)
+                else:
+                    ptr = self.f.op("OpInBoundsAccessChain", self.ptr_type(ft, base.space), base.ptr, self.u32(i))
+                base = LVal(ft, ptr, base.space, const=base.const, volatile=base.volatile)
+            t = ft
+        return base
 
     # -- leaves -----------------------------------------------------------------------------
 
@@ -532,6 +539,8 @@ class ExpressionsMixin(OperatorsMixin):
         from ..spirv.builder import FunctionBuilder
         scratch = FunctionBuilder(self.b, self.b.type_void(), [], "None", None)
         self.f = scratch
+        first_id = self.b._next_id
+        marks = {s: len(insts) for s, insts in self.b.sections.items()}
         try:
             # An lvalue operand is not loaded (so sizeof(*p) of a half *p needs no cl_khr_fp16).
             is_lvalue = isinstance(node, (ast.Identifier, ast.Subscript, ast.Member)) or (
@@ -540,6 +549,25 @@ class ExpressionsMixin(OperatorsMixin):
             return lv.type
         finally:
             self.f = saved_f
+            self._forget_scratch_references(first_id, marks)
+
+    def _forget_scratch_references(self, first_id: int, marks: dict) -> None:
+        """Drops the decorations and names that the thrown-away scratch function's values got
+        (e.g. SaturatedConversion on a convert_*_sat inside sizeof); those of module-level
+        declarations made meanwhile (types, constants, built-in variables) stay."""
+        grammar = self.b.grammar
+        declared = set()
+        for section, insts in self.b.sections.items():
+            if section in ("annotations", "debug_names", "functions"):
+                continue
+            for words in insts[marks[section]:]:
+                desc = grammar.instruction(words[0] & 0xFFFF)
+                if desc is not None and desc.has_result:
+                    declared.add(words[2] if desc.has_type else words[1])
+        for section in ("annotations", "debug_names"):
+            insts = self.b.sections[section]
+            insts[marks[section]:] = [w for w in insts[marks[section]:]
+                                      if len(w) < 2 or w[1] < first_id or w[1] in declared]
 
 
 def expr_start(node):

@@ -170,6 +170,8 @@ class InitializersMixin:
         return 1, lambda i: t
 
     def _designated_index(self, t, designator, scope) -> int:
+        if isinstance(designator, _UnnamedMember):
+            return designator.index
         if isinstance(designator, ast.FieldDesignator):
             if not t.is_record:
                 raise SemaError(f"field designator '{designator.name}' does not refer to any field in type "
@@ -193,6 +195,12 @@ class InitializersMixin:
             item = items.pop(0)
             designated = isinstance(item, ast.Designated)
             if designated:
+                first = item.designators[0]
+                if isinstance(first, ast.FieldDesignator) and t.is_record and t.field(first.name) is None:
+                    path = t.field_path(first.name)
+                    if path is not None:  # ".x" of a member of an unnamed member: through it
+                        steps = [_UnnamedMember(i, first) for i, _, _ in path[:-1]]
+                        item = ast.Designated(steps + list(item.designators), item.init, loc=item.loc)
                 pos = self._designated_index(t, item.designators[0], scope)
                 if t.is_array and count is not None and not 0 <= pos < count:
                     raise SemaError(f"array designator index ({pos}) exceeds array bounds ({count})"
@@ -571,3 +579,12 @@ def _convert_scalar(v, t):
         from .codegen_expr import round_to_float
         return round_to_float(float(v), t.bits)
     return None
+
+
+class _UnnamedMember:
+    """A designator step into an unnamed struct or union member (``{.x = 1}`` where ``x`` is a
+    member of one), located at the designator it stands for."""
+
+    def __init__(self, index: int, at):
+        self.index = index
+        self.loc, self.expansion = at.loc, getattr(at, "expansion", None)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from ..spirv.builder import round_float
 from . import ast
-from .sema import SemaError, arithmetic_result, check_implicit, conversion_message, not_supported
-from .types import (BOOL, DOUBLE, FLOAT, INT, LONG, PTRDIFF_T, VOID, Array, CType, Pointer, Vector, promote,
-                    relational_result, vector_of)
+from .sema import (Scope, SemaError, Symbol, arithmetic_result, check_implicit, conversion_message,
+                   is_null_pointer_constant, not_supported)
+from .types import (BOOL, DOUBLE, FLOAT, INT, LONG, PTRDIFF_T, VOID, Array, CType, Pointer, ReserveIdType, Vector,
+                    promote, relational_result, vector_of)
 
 ARITH = {"+": ("OpIAdd", "OpIAdd", "OpFAdd"), "-": ("OpISub", "OpISub", "OpFSub"),
          "*": ("OpIMul", "OpIMul", "OpFMul"), "/": ("OpSDiv", "OpUDiv", "OpFDiv"),
@@ -108,7 +109,7 @@ class OperatorsMixin:
         v = self.expr(node.operand)
         self.check_atomic_unary(v, node.operand, node)
         t = v.type
-        if t.is_opaque:
+        if t.is_opaque or isinstance(t, ReserveIdType):
             raise SemaError(f"invalid argument type '{t}' to unary expression", node)
         if op == "!":
             if t.is_vector:  # §1.3.7: floating-point vectors too (-1 where the component == 0)
@@ -275,7 +276,8 @@ class OperatorsMixin:
         ta, tb = a.type, b.type
         op = node.op
         if ta.is_pointer or tb.is_pointer:
-            if ta.is_pointer and tb.is_pointer and ta.space != tb.space and "generic" not in (ta.space, tb.space):
+            if ta.is_pointer and tb.is_pointer and ta.space != tb.space and "generic" not in (ta.space, tb.space) \
+                    and not is_null_pointer_constant(node.lhs, ta) and not is_null_pointer_constant(node.rhs, tb):
                 raise SemaError(f"comparison between  ('{ta}' and '{tb}') which are pointers to non-overlapping "
                                 "address spaces", node)
             ua = self.f.op("OpConvertPtrToU", self.b.type_int(64), a.id) if ta.is_pointer else \
@@ -407,7 +409,7 @@ class OperatorsMixin:
                     raise SemaError(f"assigning to '{lv.type}' from incompatible type '{rhs.type}'", node)
                 value = rhs
             else:
-                check_implicit(rhs.type, lv.type, node, warn=self.warn)
+                check_implicit(rhs.type, lv.type, node.rhs, where=node, warn=self.warn)
                 value = self.convert(rhs, lv.type, node.rhs)
         self.store(lv, value)
         return value
@@ -447,6 +449,10 @@ class OperatorsMixin:
             ta = Pointer(ta.elem, "private")
         if ta == VOID or tb == VOID:
             t = VOID
+        elif ta.is_pointer and tb.is_pointer and is_null_pointer_constant(node.else_, tb):
+            t = ta  # "p ? q : NULL" has q's type (C99 6.5.15p6)
+        elif ta.is_pointer and tb.is_pointer and node.then is not None and is_null_pointer_constant(node.then, ta):
+            t = tb
         elif ta.is_pointer and tb.is_pointer and ta.space != tb.space:
             if "generic" not in (ta.space, tb.space) or "constant" in (ta.space, tb.space):  # §1.5.6
                 raise SemaError(f"conditional operator with the second and third operands of type  ('{ta}' and "
@@ -586,6 +592,23 @@ class OperatorsMixin:
     def expr_BlockLiteral(self, node):
         raise not_supported("blocks", node)
 
+    def expr_StmtExpr(self, node):
+        """``({ …; e; })``: the statements in a scope of their own; the value is that of a last
+        expression statement (an rvalue, as in GCC), else void."""
+        if self.f is None:
+            raise SemaError("statement expression not allowed at file scope", node)
+        items = node.body.items
+        last = items[-1] if items and isinstance(items[-1], ast.ExprStmt) else None
+        saved = self.scope
+        self.scope = Scope(saved)
+        try:
+            self.statement_list(items[:-1] if last is not None else items)
+            if last is None:
+                return self.val(VOID, None)
+            return self.expr(last.expr)
+        finally:
+            self.scope = saved
+
     # -- calls ------------------------------------------------------------------------------
 
     def expr_Call(self, node):
@@ -596,10 +619,23 @@ class OperatorsMixin:
             raise SemaError("called object is not a function (function pointers are not allowed)", node)
         if fn.name == "__builtin_offsetof":
             return self.offsetof(node)
+        if fn.name == "__builtin_expect" and self.scope.lookup(fn.name) is None:
+            # clang's ``long __builtin_expect(long exp, long c)`` (likely/unlikely macros): a hint
+            # with no effect here; the value is ``exp``.
+            if len(node.args) != 2:
+                raise SemaError(f"too {'few' if len(node.args) < 2 else 'many'} arguments to function call, "
+                                f"expected 2, have {len(node.args)}", node)
+            exp, hint = (self.expr(a) for a in node.args)
+            for v, a in ((exp, node.args[0]), (hint, node.args[1])):
+                check_implicit(v.type, LONG, a, "passing", warn=self.warn)
+            return self.convert(exp, LONG, node.args[0])
         if fn.name in BUILTIN_CONSTANTS and not node.args:  # INFINITY, HUGE_VALF, HUGE_VAL
             t, value = BUILTIN_CONSTANTS[fn.name]
             return self.const(t, value)
         sym = self.scope.lookup(fn.name)
+        pre = None  # the arguments, evaluated already to choose among overloads
+        if sym is not None and sym.kind == "overloads":
+            sym, pre = self.choose_overload(fn, sym, node)
         if sym is None or sym.kind != "func":
             if sym is not None and sym.kind == "var":
                 raise SemaError(f"called object type '{sym.type}' is not a function or function pointer", node)
@@ -616,8 +652,8 @@ class OperatorsMixin:
             raise SemaError(f"too {'few' if few else 'many'} arguments to function call, expected "
                             f"{len(ftype.params)}, have {len(node.args)}", node)
         args = []
-        for a, pt in zip(node.args, ftype.params):
-            v = self.expr(a)
+        for k, (a, pt) in enumerate(zip(node.args, ftype.params)):
+            v = self.expr(a) if pre is None else pre[k]
             if v.type.is_array:
                 v = self.decay(v)
             if pt.is_record:
@@ -642,6 +678,25 @@ class OperatorsMixin:
             v.origin = self.val(rt, None)
             return v
         return self.val(rt, rid)
+
+
+    def choose_overload(self, fn, sym, node):
+        """The declaration of an overloadable function a call resolves to (a "func" Symbol), by
+        the built-ins' ranking of argument conversions, and the arguments it evaluated."""
+        from .builtins import Overload, resolve
+        if len(sym.value) == 1:  # one candidate: checked as a plain function's call (clang's words)
+            info = sym.value[0]
+            return Symbol(fn.name, "func", info.type, info, node=info.node), None
+        values = []
+        for a in node.args:
+            v = self.expr(a)
+            values.append(self.decay(v) if v.type.is_array else v)
+        candidates = [Overload(fn.name, info.type.params, info.type.result, None, info) for info in sym.value]
+        best, message, count = resolve(fn.name, candidates, [v.type for v in values])
+        if best is None:
+            raise SemaError(message, fn)
+        info = best.data
+        return Symbol(fn.name, "func", info.type, info, node=info.node), values
 
 
 def _space_ok(src: str, dst: str) -> bool:

@@ -422,7 +422,8 @@ class DirectivesMixin:
         enabled = behavior in ("enable", "begin", "require")
         if name == "all":
             if enabled:
-                self.diag_at("warning", "expected 'disable' - ignoring", args[4], "-Wignored-pragmas")
+                # (at the name, as clang reports it)
+                self.diag_at("warning", "expected 'disable' - ignoring", name_tok, "-Wignored-pragmas")
                 return
             for ext in list(self.extension_state):
                 self.extension_state[ext] = False

@@ -62,9 +62,13 @@ class ImagesMixin:
         if q["access"] is not None:  # at the declaration's first token (clang: at the qualifier, and
             # spelled as written; the parser keeps neither, so '__read_only' reads 'read_only' here)
             raise SemaError(f"'{q['access']}' attribute only applies to parameters and typedefs", decl.type)
-        if t.is_image:
+        if t.is_image or t.is_pipe:
             space = written or ("global" if program_scope and self.cl_std >= 200 else "private")
             spelled = f"__{space} {t}" if space != "private" else str(t)
+            alias = getattr(decl.type, "typedef_name", None)
+            if alias:   # clang names the typedef, then what it stands for
+                spelled = f"{alias}' (aka '{spelled}')"
+                raise SemaError(f"type '{spelled} can only be used as a function parameter in OpenCL", decl)
             raise SemaError(f"type '{spelled}' can only be used as a function parameter in OpenCL", decl)
         if written in ("global", "local"):
             raise SemaError("sampler type cannot be used with the __local and __global address space qualifiers",

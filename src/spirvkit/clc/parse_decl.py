@@ -187,7 +187,9 @@ class DeclarationsMixin:
         if not s.has_type():
             s.words = ["int"]
             s.implicit_int = True
-            if context in ("top", "field", "param") or s.storage or s.qualifiers or s.address_space:
+            if "pipe" in s.qualifiers:   # an error for a pipe (clang: at the declarator)
+                self.error("missing actual type specifier for pipe", self.tok)
+            elif context in ("top", "field", "param") or s.storage or s.qualifiers or s.address_space:
                 self.warning("type specifier missing, defaults to 'int'; ISO C99 and later do not "
                              "support implicit int", s.first, "-Wimplicit-int")
         return s

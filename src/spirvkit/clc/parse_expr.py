@@ -225,6 +225,13 @@ class ExpressionsMixin:
                 parts.append(self.advance())
             value = b"".join(p.value for p in parts)
             return self._at(ast.StringLiteral, t, value, " ".join(p.text for p in parts))
+        if t.word == "(" and self.peek().word == "{":
+            self.advance()
+            self.open_bracket(t)
+            body = self.parse_compound()
+            self.expect(")", match=t)
+            self.close_bracket()
+            return self._at(ast.StmtExpr, t, body)
         if t.word == "(":
             self.advance()
             self.open_bracket(t)

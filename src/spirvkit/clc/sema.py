@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from . import ast
 from .types import (ATOMIC_TYPES, BOOL, BUILTIN_TYPEDEFS, CHAR, DOUBLE, EVENT_T, FLOAT, HALF, IMAGE_GEOMETRY, INT,
-                    LONG, SAMPLER_T, SHORT, UCHAR, UINT, ULONG, USHORT, VOID, Array, CType, EventType, Function,
-                    Image, Pointer, Record, Scalar, Vector, common_scalar, rank, type_from_name)
+                    LONG, RESERVE_ID_T, SAMPLER_T, SHORT, UCHAR, UINT, ULONG, USHORT, VOID, Array, CType, EventType,
+                    Function, Image, Pointer, Record, Scalar, Vector, common_scalar, rank, type_from_name)
 
 
 class SemaError(Exception):
@@ -37,7 +37,7 @@ def undeclared(name: str, node, scope: "Scope", *, statement_start: bool = False
     s = scope
     while s is not None:
         for n, sym in s.names.items():
-            if sym.kind in ("var", "func", "enumconst"):
+            if sym.kind in ("var", "func", "overloads", "enumconst"):
                 visible.setdefault(n, sym)
         s = s.parent
     best = correct(name, visible, statement_start=statement_start)
@@ -59,7 +59,8 @@ def not_supported(what: str, node) -> SemaError:
 # -- scopes -------------------------------------------------------------------------------
 
 class Symbol:
-    """A named entity: ``kind`` is "var", "func", "typedef", "enumconst"."""
+    """A named entity: ``kind`` is "var", "func", "overloads" (``value``: the FuncInfos of an
+    overloadable function), "typedef", "enumconst"."""
 
     __slots__ = ("name", "kind", "type", "value", "space", "node", "const")
 
@@ -105,7 +106,7 @@ _WORD_TYPES = {
 }
 UNSUPPORTED_TYPE_WORDS = {"queue_t": "device-side enqueue",
                           "clk_event_t": "device-side enqueue", "ndrange_t": "device-side enqueue",
-                          "reserve_id_t": "pipes", "kernel_enqueue_flags_t": "device-side enqueue",
+                          "kernel_enqueue_flags_t": "device-side enqueue",
                           "clk_profiling_info": "device-side enqueue"}
 ENUM_LIKE = {"memory_order": INT, "memory_scope": INT, "cl_mem_fence_flags": UINT}
 
@@ -117,6 +118,7 @@ class TypeResolver:
     def __init__(self, sema):
         self.sema = sema
         self.cl_std = sema.cl_std
+        self._anonymous: dict[int, Record] = {}  # id(RecordDecl) -> its type, for unnamed records
 
     def base(self, node, scope: Scope) -> CType:
         if node.record is not None:
@@ -157,6 +159,8 @@ class TypeResolver:
             return ENUM_LIKE[name]
         if name == "event_t":
             return EVENT_T
+        if name == "reserve_id_t":
+            return RESERVE_ID_T
         if name in ATOMIC_TYPES:  # their own types (clang: _Atomic(T)), the value type's layout
             t = ATOMIC_TYPES[name]
             if not self.sema.fp64 and t.value == DOUBLE:
@@ -202,9 +206,16 @@ class TypeResolver:
             if getattr(existing, "node", None) is node:  # `struct S {…} a, b;` resolves it per name
                 return existing
             raise SemaError(f"redefinition of '{node.name}'", node.name_tok or node)
+        if not node.name:
+            # `union { … } a, b;` resolves the definition per declarator: one type for all of them.
+            done = self._anonymous.get(id(node))
+            if done is not None and done.node is node:
+                return done
         rec = existing if (existing is not None and node.name in scope.tags
                            and not existing.complete) else Record(node.kind, node.name)
         rec.node = node
+        if not node.name:
+            self._anonymous[id(node)] = rec
         if node.name:
             scope.tags[node.name] = rec
         members = []
@@ -218,6 +229,10 @@ class TypeResolver:
             inner = ft
             while inner.is_array:
                 inner = inner.elem
+            if inner.is_pipe:
+                if fq["access"] is not None:   # clang: at the qualifier, the field's first token
+                    raise SemaError(f"'{fq['access']}' attribute only applies to parameters and typedefs", f.type)
+                raise not_supported("a pipe in a structure or union", f)   # (clang-15 accepts it)
             if isinstance(inner, EventType) or inner.is_opaque:  # §1.9 #16, §6.12.14 (images, samplers)
                 raise SemaError(f"the '{inner}' type cannot be used to declare a structure or union field", f)
             if ft.is_record and not ft.complete:
@@ -234,7 +249,8 @@ class TypeResolver:
         pointee space is the space written on the pointee."""
         if isinstance(node, ast.BaseType):
             if "pipe" in node.qualifiers:
-                raise not_supported("pipes", node)
+                from .pipes import pipe_type
+                return pipe_type(self, node, scope)
             if "restrict" in node.qualifiers:
                 raise SemaError(f"restrict requires a pointer or reference ('{self.base(node, scope)}' is "
                                 "invalid)", node.restrict_tok or node)
@@ -244,6 +260,10 @@ class TypeResolver:
             return t, {"space": node.address_space, "const": "const" in node.qualifiers,
                        "access": node.access, "volatile": "volatile" in node.qualifiers}
         if isinstance(node, ast.PointerType):
+            if isinstance(node.pointee, ast.BaseType) and "pipe" in node.pointee.qualifiers:   # pipe int *p
+                if node.pointee.address_space is not None:   # `pipe global int *p`: clang's first error
+                    raise _at_name(SemaError("parameter may not be qualified with an address space", node))
+                raise SemaError("pipes packet types cannot be of reference type", node.pointee.type_tok or node)
             pointee, q = self.declarator(node.pointee, scope)
             if pointee.is_function:
                 raise SemaError("pointers to functions are not allowed", node)
@@ -254,6 +274,8 @@ class TypeResolver:
             return p, {"space": node.address_space, "const": "const" in node.qualifiers, "access": None}
         if isinstance(node, ast.ArrayType):
             elem, q = self.declarator(node.element, scope)
+            if elem.is_pipe:   # (clang-15 accepts an array of pipes as a parameter)
+                raise not_supported("arrays of pipes", node)
             if elem.is_opaque:  # §6.12.14: nor put in arrays (clang: at the '[')
                 raise SemaError(f"array of '{_spelled(elem, q)}' type is invalid in OpenCL", node)
             length = None
@@ -441,6 +463,8 @@ def check_implicit(src: CType, dst: CType, node, what: str = "assigning to", whe
     if dst.is_scalar and not dst.is_void and src.is_scalar and not src.is_void:
         return
     if dst.is_pointer and src.is_pointer:
+        if is_null_pointer_constant(node, src):
+            return  # NULL, ((void*)0), converts to a pointer into any address space (C99 6.3.2.3)
         if not address_space_convertible(src.space, dst.space):
             raise SemaError(conversion_message(what, src, dst, "space"), where)
         if warn is not None and src.pointee.is_atomic != dst.pointee.is_atomic and not (
@@ -479,6 +503,14 @@ def is_null_constant(node) -> bool:
     while isinstance(node, (ast.Paren, ast.Cast)):
         node = node.expr
     return isinstance(node, (ast.IntegerLiteral, ast.CharLiteral)) and node.value == 0
+
+
+def is_null_pointer_constant(node, t: CType) -> bool:
+    """C99 6.3.2.3p3: an integer constant 0, or one cast to ``void *`` (NULL is ``((void*)0)``),
+    which clang lets convert to and compare with a pointer in any address space."""
+    if t.is_pointer and not (t.pointee.is_void and t.space in ("private", "generic") and not t.const):
+        return False
+    return (t.is_pointer or (t.is_scalar and t.is_integer)) and is_null_constant(node)
 
 
 def address_space_convertible(src: str, dst: str) -> bool:

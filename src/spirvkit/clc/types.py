@@ -24,6 +24,7 @@ class CType:
     # Images and samplers (§6.13.14): opaque handles that exist only as values — parameters,
     # constant samplers — never as objects in memory (is_opaque covers both).
     is_image = is_sampler = is_opaque = False
+    is_pipe = False  # a pipe (§6.13.16) is opaque too: a parameter's value only
     is_float = is_integer = is_bool = False
     kind = ""
     bits = 0
@@ -286,6 +287,21 @@ class Record(CType):
                 return i, t, off
         return None
 
+    def field_path(self, name: str):
+        """The member steps [(index, type, offset), ...] that reach member ``name``: one for a
+        member of this record, more through its unnamed struct and union members, whose members
+        are the enclosing record's (C11 6.7.2.1p13, ``union { struct { float x, y; }; … }``);
+        None if there is none."""
+        found = self.field(name)
+        if found is not None:
+            return [found]
+        for i, (fname, t, off) in enumerate(self.fields or ()):
+            if fname is None and t.is_record and t.name is None and t.complete:
+                inner = t.field_path(name)
+                if inner is not None:
+                    return [(i, t, off)] + inner
+        return None
+
     def __str__(self):
         if self.name:
             return f"{self.kind} {self.name}"
@@ -379,6 +395,36 @@ class SamplerType(CType):
 
 
 SAMPLER_T = SamplerType()
+
+
+@dataclass(frozen=True)
+class PipeType(CType):
+    """A pipe (OpenCL C 2.0 §6.13.16): its packet type and access qualifier (read_only when
+    none is written). Like an image, a value that only a parameter holds."""
+
+    packet: CType
+    access: str = "read_only"
+
+    is_pipe = is_opaque = True
+    size = 8
+    align = 8
+
+    def __str__(self):
+        return f"{self.access} pipe {self.packet}"
+
+
+@dataclass(frozen=True)
+class ReserveIdType(CType):
+    """reserve_id_t: a pipe reservation (§6.13.16.2); a value in private memory."""
+
+    size = 8
+    align = 8
+
+    def __str__(self):
+        return "reserve_id_t"
+
+
+RESERVE_ID_T = ReserveIdType()
 
 
 def vector_of(elem: Scalar, n: int) -> CType:

@@ -231,9 +231,22 @@ class ModuleBuilder:
         struct tags get distinct SPIR-V types, so their names and layouts stay separate)."""
         return self._type(("struct", tuple(members), unique), "OpTypeStruct", list(members))
 
-    def type_pointer(self, storage: str, pointee: int) -> int:
-        return self._type(("pointer", storage, pointee), "OpTypePointer",
-                          self.enum("StorageClass", storage), pointee)
+    def type_pointer(self, storage: str, pointee: int, forward: int | None = None) -> int:
+        """``forward``: the id an OpTypeForwardPointer reserved for this type (a struct that
+        points to itself is declared after that pointer's forward declaration)."""
+        key = ("pointer", storage, pointee)
+        if forward is not None and key not in self._types:
+            self._types[key] = forward
+            self.type_info[forward] = key
+            self.emit("types_values", "OpTypePointer", forward, self.enum("StorageClass", storage), pointee)
+        return self._type(key, "OpTypePointer", self.enum("StorageClass", storage), pointee)
+
+    def forward_pointer(self, storage: str) -> int:
+        """OpTypeForwardPointer: the id of a pointer type whose pointee is not declared yet
+        (complete it with ``type_pointer(storage, pointee, forward=id)``)."""
+        rid = self.fresh_id()
+        self.emit("types_values", "OpTypeForwardPointer", rid, self.enum("StorageClass", storage))
+        return rid
 
     def type_function(self, result: int, params=()) -> int:
         return self._type(("function", result, tuple(params)), "OpTypeFunction", result, list(params))
@@ -253,6 +266,13 @@ class ModuleBuilder:
 
     def type_sampler(self) -> int:
         return self._type(("sampler",), "OpTypeSampler")
+
+    def type_pipe(self, access: str) -> int:
+        """OpTypePipe; ``access``: an AccessQualifier name."""
+        return self._type(("pipe", access), "OpTypePipe", self.enum("AccessQualifier", access))
+
+    def type_reserve_id(self) -> int:
+        return self._type(("reserve_id",), "OpTypeReserveId")
 
     def type_sampled_image(self, image_type: int) -> int:
         return self._type(("sampled_image", image_type), "OpTypeSampledImage", image_type)
