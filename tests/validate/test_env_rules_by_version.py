@@ -251,3 +251,20 @@ def test_program_scope_variables_need_the_device_feature():
     without = spirvkit.ValidatorOptions(program_scope_global_variables=False)
     assert validate(binary, "opencl3.0", options=without)[0].rule == "opencl.program-scope-variable"
     assert validate(binary, "opencl3.0") == []
+
+
+@pytest.mark.parametrize("env", ["opencl1.2", "opencl2.0", "opencl2.2"])
+def test_double_kernel_argument_with_float64(env):
+    # OLD 2.8.2: "For OpTypeFloat parameters, Width must be 32", then "Environments that support
+    # extensions or optional features may allow additional types in an entry point's parameter
+    # list": a module declaring Float64 is for a cl_khr_fp64 device, whose kernels take doubles
+    # (clang + llvm-spirv-15 and spirvkit cc emit them; spirv-val accepts them).
+    text = _argument("%double").replace("%fnst = ", "%double = OpTypeFloat 64\n%fnst = ") \
+        .replace("OpCapability Kernel", "OpCapability Kernel\nOpCapability Float64", 1)
+    binary = _assemble(text, env)
+    assert validate(binary, target_env=env) == []
+    assert run_tool("spirv-val", ["--target-env", env, "-"], binary).returncode == 0
+    # A half argument where the module has only Float16Buffer (no cl_khr_fp16 device): refused.
+    half = _assemble(text.replace("OpCapability Float64", "OpCapability Float16Buffer")
+                     .replace("%double = OpTypeFloat 64", "%double = OpTypeFloat 16"), env)
+    assert [p.rule for p in validate(half, target_env=env)] == ["opencl.kernel-parameter"]

@@ -570,8 +570,14 @@ def _bool_scalar(ctx, value) -> bool:
 
 
 def _float_param_ok(ctx, width) -> bool:
-    """OLD env docs: float kernel arguments are 32-bit; OpenCL 3.0 devices with fp16/fp64 take half
-    and double arguments too."""
+    """OLD env docs: float kernel arguments are 32-bit, but "environments that support extensions
+    or optional features may allow additional types in an entry point's parameter list": a
+    module that declares Float64 (Float16) targets a device with cl_khr_fp64 (cl_khr_fp16),
+    whose kernels take double (half) arguments, as spirv-val accepts and every such device runs.
+    OpenCL 3.0 devices with fp16/fp64 (the options) take them too."""
+    if (width == 64 and "Float64" in ctx.declared_capabilities
+            or width == 16 and "Float16" in ctx.declared_capabilities):
+        return True
     if ctx.env.api_version != (3, 0):
         return False
     return (width == 16 and ctx.options.fp16) or (width == 64 and ctx.options.fp64)
