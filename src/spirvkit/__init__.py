@@ -46,6 +46,7 @@ _LAZY = {
     "compile_cl": ".clc.compiler",
     "Image": ".runtime.images",
     "Sampler": ".runtime.images",
+    "Pipe": ".runtime.pipes",
     "supported_image_formats": ".runtime.images",
     "device_limits": ".runtime.limits",
     "PrintfBufferFull": ".runtime.printf",
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
     from .clc.compiler import compile_cl
     from .runtime.images import Image, Sampler, supported_image_formats
     from .runtime.limits import device_limits
+    from .runtime.pipes import Pipe
     from .runtime.printf import PrintfBufferFull, PrintfCapture, capture_printf
     from .spirv.binary import Instruction, Operand
     from .spirv.grammar import load_grammar
@@ -121,6 +123,7 @@ __all__ = [
     "Module",
     "NotSupportedError",
     "Operand",
+    "Pipe",
     "PrintfBufferFull",
     "PrintfCapture",
     "capture_printf",

@@ -56,6 +56,7 @@ from .jit.kernel import plan_kernel
 from .jit.resources import kernel_resources
 from .jit.types import TypeTable, c_type_name
 from .runtime.args import LocalMemory, bind
+from .runtime.images import launch_key
 from .runtime.launch import LoadedKernel, launch
 from .runtime.limits import check_constant_arguments, check_kernel
 from .runtime.ndrange import make_ndrange
@@ -162,21 +163,22 @@ class Program:
         return k
 
     def _compiled(self, name: str, mode: str, local_size: tuple | None = None,
-                  pipeline: str = "optimized") -> CompiledKernel:
-        """The kernel built with ``pipeline``: from the cache (tier-1 builds: memory only), else
-        compiled and stored."""
+                  pipeline: str = "optimized", images: tuple = ()) -> CompiledKernel:
+        """The kernel built with ``pipeline`` (for the image formats and samplers ``images``,
+        jit/image_launch.py): from the cache (tier-1 builds: memory only), else compiled and stored."""
         optimized = pipeline == "optimized"
-        key = cache.cache_key(self._bytes, name, mode, self.spec_constants, local_size, pipeline)
+        key = cache.cache_key(self._bytes, name, mode, self.spec_constants, local_size, pipeline, images)
         compiled = cache.lookup(key, disk=optimized)
         if compiled is None:
             with _gc_paused():
                 compiled = compile_kernel(self.module, name, mode, self.spec_constants, local_size,
-                                          pipeline=pipeline)
+                                          pipeline=pipeline, images=images)
             cache.store(key, compiled, disk=optimized)
         return compiled
 
-    def _cached(self, name: str, mode: str, local_size: tuple | None, pipeline: str) -> CompiledKernel | None:
-        key = cache.cache_key(self._bytes, name, mode, self.spec_constants, local_size, pipeline)
+    def _cached(self, name: str, mode: str, local_size: tuple | None, pipeline: str,
+                images: tuple = ()) -> CompiledKernel | None:
+        key = cache.cache_key(self._bytes, name, mode, self.spec_constants, local_size, pipeline, images)
         return cache.lookup(key, disk=pipeline == "optimized")
 
     def _globals_block(self, compiled: CompiledKernel) -> np.ndarray | None:
@@ -263,31 +265,34 @@ class Kernel:
 
     # -- tiers ----------------------------------------------------------------------------------
 
-    def _variant(self, mode: str, local_size: tuple | None, work_items: int | None, policy: str) -> _Variant:
+    def _variant(self, mode: str, local_size: tuple | None, work_items: int | None, policy: str,
+                 images: tuple = ()) -> _Variant:
         """The variant for (mode, local size), made on first use (call holding ``_lock``): an
         optimised build from the cache if there is one (memory or disk), else per ``policy``
         the optimised build compiled now or a quick one. Report-mode builds (re-running a
         faulting group) are always quick."""
-        v = self._variants.get((mode, local_size))
+        v = self._variants.get((mode, local_size, images))
         if v is None:
             with target.foreground():
-                v = self._variants[(mode, local_size)] = self._first_variant(mode, local_size, work_items, policy)
+                v = self._variants[(mode, local_size, images)] = self._first_variant(mode, local_size, work_items,
+                                                                                     policy, images)
         return v
 
-    def _first_variant(self, mode: str, local_size: tuple | None, work_items: int | None, policy: str) -> _Variant:
+    def _first_variant(self, mode: str, local_size: tuple | None, work_items: int | None, policy: str,
+                       images: tuple) -> _Variant:
         prog = self.program
         if mode != "report":
-            compiled = prog._cached(self.name, mode, local_size, "optimized")
+            compiled = prog._cached(self.name, mode, local_size, "optimized", images)
             if compiled is None and policy == "optimized":
-                compiled = prog._compiled(self.name, mode, local_size, "optimized")
+                compiled = prog._compiled(self.name, mode, local_size, "optimized", images)
             if compiled is not None:
                 return _Variant(LoadedKernel(compiled), 2)
         pipeline = self._tier1_pipeline(mode, work_items)
         compiled = None
         for p in _TIER1_REUSE[pipeline]:   # a tier-1 build made for a larger launch serves too
-            compiled = compiled or prog._cached(self.name, mode, local_size, p)
+            compiled = compiled or prog._cached(self.name, mode, local_size, p, images)
         if compiled is None:
-            compiled = prog._compiled(self.name, mode, local_size, pipeline)
+            compiled = prog._compiled(self.name, mode, local_size, pipeline, images)
         return _Variant(LoadedKernel(compiled), 1)
 
     def _tier1_pipeline(self, mode: str, work_items: int | None) -> str:
@@ -298,20 +303,21 @@ class Kernel:
             return "quick"
         return "quick-vector" if self._loop_cuts else "quick-large"
 
-    def _launch_object(self, mode: str, local_size: tuple | None, work_items: int | None = None) -> LoadedKernel:
+    def _launch_object(self, mode: str, local_size: tuple | None, work_items: int | None = None,
+                       images: tuple = ()) -> LoadedKernel:
         """The object a launch runs: the best build ready. Counts the launch; the
         ``OPTIMIZE_AT_LAUNCH``-th queues the optimised build in the background."""
         policy = jit_policy()
         with self._lock:
-            v = self._variant(mode, local_size, work_items, policy)
+            v = self._variant(mode, local_size, work_items, policy, images)
             if mode == "report":
                 return v.loaded
             v.launches += 1
-            self._advance(v, mode, local_size, policy)
+            self._advance(v, mode, local_size, policy, images)
             self.tier = v.tier
             return v.loaded
 
-    def _advance(self, v: _Variant, mode: str, local_size: tuple | None, policy: str) -> None:
+    def _advance(self, v: _Variant, mode: str, local_size: tuple | None, policy: str, images: tuple = ()) -> None:
         """Moves a tier-1 variant on (holding ``_lock``): takes a finished optimised build, raises
         a failed one (once), or queues one."""
         if v.tier == 2:
@@ -335,25 +341,27 @@ class Kernel:
             return
         elif policy == "optimized":
             with target.foreground():
-                v.loaded = LoadedKernel(self.program._compiled(self.name, mode, local_size, "optimized"))
+                v.loaded = LoadedKernel(self.program._compiled(self.name, mode, local_size, "optimized", images))
             v.tier = 2
         elif policy == "tiered" and v.launches >= OPTIMIZE_AT_LAUNCH:
-            v.future = target.submit(functools.partial(self._optimized_build, mode, local_size))
+            v.future = target.submit(functools.partial(self._optimized_build, mode, local_size, images))
 
-    def _optimized_build(self, mode: str, local_size: tuple | None) -> LoadedKernel:
+    def _optimized_build(self, mode: str, local_size: tuple | None, images: tuple = ()) -> LoadedKernel:
         """The background job: the O3 build (from the cache if another Program of the same
         module made it meanwhile), stored in the cache and linked. Takes no lock of the kernel."""
-        return LoadedKernel(self.program._compiled(self.name, mode, local_size, "optimized"))
+        return LoadedKernel(self.program._compiled(self.name, mode, local_size, "optimized", images))
 
-    def compile(self, unchecked: bool = False, local_size=None, optimized: bool = False) -> Kernel:
+    def compile(self, unchecked: bool = False, local_size=None, optimized: bool = False, args=()) -> Kernel:
         """Compiles now rather than at the first launch (for launches with ``local_size``, when
         the kernel is one that spirvkit compiles per local size: see ``__call__``).
 
         ``optimized=False``: the build a first launch would make (a quick tier-1 build, or the
         optimised one if cached). ``optimized=True``: the fully optimised (tier-2, O3) build,
         which launches use from then on; waits for a background build in progress, and raises
-        its error if it failed."""
+        its error if it failed. ``args``: the launches' arguments, for a kernel with images or
+        samplers, which is compiled for their formats and samplers (only those are looked at)."""
         mode = "unchecked" if unchecked else "checked"
+        images = launch_key(args)
         self._checked_resources()
         size = None
         if local_size is not None:
@@ -361,9 +369,9 @@ class Kernel:
             size = self._specialised_size(make_ndrange(dims, dims, None, self.required_local_size))
         policy = jit_policy()
         with self._lock:
-            if optimized and (mode, size) not in self._variants:
+            if optimized and (mode, size, images) not in self._variants:
                 policy = "optimized"
-            v = self._variant(mode, size, None, policy)
+            v = self._variant(mode, size, None, policy, images)
             future = v.future
         if not optimized or v.tier == 2:
             return self
@@ -371,10 +379,10 @@ class Kernel:
             concurrent.futures.wait([future])
         with self._lock:
             if v.tier == 1 and v.future is not None and v.future.done():
-                self._advance(v, mode, size, policy)   # raises the background build's error
+                self._advance(v, mode, size, policy, images)   # raises the background build's error
             if v.tier == 1:
                 with target.foreground():
-                    v.loaded = LoadedKernel(self.program._compiled(self.name, mode, size, "optimized"))
+                    v.loaded = LoadedKernel(self.program._compiled(self.name, mode, size, "optimized", images))
                 v.tier, v.future, v.failed = 2, None, False
         return self
 
@@ -402,12 +410,15 @@ class Kernel:
         resources = self._checked_resources()
         size = self._specialised_size(ndrange)
         x, y, z = ndrange.global_size
-        loaded = self._launch_object("unchecked" if unchecked else "checked", size, x * y * z)
+        # Compiled for the formats of its images and its samplers (jit/image_launch.py).
+        images = launch_key(args)
+        loaded = self._launch_object("unchecked" if unchecked else "checked", size, x * y * z, images)
         compiled = loaded.compiled
         bound = bind(compiled.slots, compiled.args_bytes, self.program.types, args, compiled.local_bytes)
         check_constant_arguments(self.name, resources.constant_bytes, bound.constant_bytes)
         launch(loaded, ndrange, bound, self.program._globals_block(compiled), timeout, self.name,
-               locate=lambda: self._launch_object("report", size), printf=printf, sub_group_size=sub_group_size)
+               locate=lambda: self._launch_object("report", size, images=images), printf=printf,
+               sub_group_size=sub_group_size)
 
     def __repr__(self):
         params = ", ".join(f"{a.type} {a.name}" for a in self.args)

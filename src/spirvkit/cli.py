@@ -79,6 +79,7 @@ def _cmd_run(args) -> int:
     from .api import Program
     from .run_args import output_path, parse_arg, parse_sizes, summarize
     from .runtime.images import Image
+    from .runtime.pipes import Pipe
 
     program = Program(args.input)
     names = program.kernel_names
@@ -101,9 +102,10 @@ def _cmd_run(args) -> int:
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
     for info, value in zip(kernel.args, values):
-        image = isinstance(value, Image)
+        image = isinstance(value, (Image, Pipe))
         if image:
-            value = value.data          # its texels, as the kernel left them
+            # An image's texels, as the kernel left them; a pipe's readable packets.
+            value = value.data if isinstance(value, Image) else value.packets()
         if isinstance(value, np.ndarray) and (image or info.address_space in ("global", "generic")):
             print(summarize(f"{info.name} ({info.type})", value))
             if args.out:

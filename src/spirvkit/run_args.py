@@ -17,6 +17,9 @@ Argument forms, one ``--arg`` per kernel parameter, in order:
 - ``sampler:norm,REPEAT,LINEAR``        a sampler: ``norm`` or ``unnorm``, an addressing mode (NONE,
                                        CLAMP_TO_EDGE, CLAMP, REPEAT, MIRRORED_REPEAT), a filter mode
                                        (NEAREST, LINEAR)
+- ``pipe:DTYPE:MAX_PACKETS[:SOURCE]``   a pipe of MAX_PACKETS packets of DTYPE (a numpy type name), empty
+                                       or holding SOURCE's elements (a .npy file or a generator, e.g.
+                                       ``pipe:int32:64:range:16``); the readable packets are reported
 
 A generated array's element type is the pointer parameter's pointee type (``float*`` ->
 float32); append ``:DTYPE`` to choose another (``range:1024:int32``). N may be a shape:
@@ -77,6 +80,8 @@ def parse_arg(spec: str, program, kernel, index: int):
         return _image(spec, where)
     if head == "sampler":
         return _sampler(spec, where)
+    if head == "pipe":
+        return _pipe(spec, where)
     if head in _GENERATORS:
         return _generate(spec, where, default_dtype(program, kernel, index))
     if spec.endswith(".npy"):
@@ -124,6 +129,30 @@ def _sampler(spec: str, where: str):
         return Sampler(fields[0].lower() == "norm", fields[1].upper(), fields[2].upper())
     except KernelArgumentError as exc:
         raise KernelArgumentError(f"{where}: {exc}") from None
+
+
+def _pipe(spec: str, where: str):
+    from .runtime.pipes import Pipe
+
+    parts = spec.split(":", 3)
+    if len(parts) < 3:
+        raise KernelArgumentError(f"{where}: a pipe is pipe:DTYPE:MAX_PACKETS[:SOURCE], e.g. pipe:int32:64")
+    dtype = _dtype(parts[1], where)
+    try:
+        pipe = Pipe(dtype, int(parts[2]))
+        if len(parts) == 4:
+            source = parts[3]
+            if source.split(":", 1)[0].lower() in _GENERATORS:
+                pipe.write(_generate(source, where, dtype))
+            else:
+                pipe.write(np.load(source, allow_pickle=False))
+    except ValueError:
+        raise KernelArgumentError(f"{where}: {parts[2]!r} is not a number of packets") from None
+    except OSError as exc:
+        raise KernelArgumentError(f"{where}: cannot load {parts[3]}: {exc}") from None
+    except KernelArgumentError as exc:
+        raise KernelArgumentError(f"{where}: {exc}") from None
+    return pipe
 
 
 def _generate(spec: str, where: str, dtype):

@@ -542,8 +542,40 @@ def test_clang_compiled_image_kernel(smp):
         for x in range(w):
             uv = [np.float32(x) / np.float32(w), np.float32(y) / np.float32(h)]
             a = np.array(model.sample(src, "RGBA", uv, lin, 2, False), np.float32)
-            b = np.array(model.sample(src, "RGBA", [x, y], smp, 2, False), np.float32)
+            nearest = dict(smp, filter="NEAREST")   # integer coordinates read the texel they name
+            b = np.array(model.sample(src, "RGBA", [x, y], nearest, 2, False), np.float32)
             c = np.array(model.sample(vol, "RGBA", uv + [0.5], smp, 3, False), np.float32)
             np.testing.assert_array_equal(dst[y, x], (a + b) + c)
             column_writes[x].append(a.tolist())
     assert all(buf[x].tolist() in column_writes[x] for x in range(w))
+
+
+INT_COORDS_LINEAR = """
+constant sampler_t lin = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR;
+kernel void k(read_only image2d_t src, read_only image3d_t vol, sampler_t s, global float4 *out) {
+  int x = get_global_id(0), y = get_global_id(1), i = 3 * (y * get_global_size(0) + x);
+  out[i] = read_imagef(src, lin, (int2)(x, y));
+  out[i + 1] = read_imagef(vol, s, (int4)(x, y, 1, 0));
+  out[i + 2] = read_imagef(src, s, (float2)(x, y));
+}
+"""
+
+
+def test_integer_coordinates_with_a_linear_sampler_read_the_texel():
+    """Integer coordinates take NEAREST samplers only (OpenCL C 2.0 §6.13.14.2); with a LINEAR one
+    (a constant sampler or an argument) spirvkit reads the texel the coordinate names, as PoCL
+    does (docs/images.md); float coordinates still filter."""
+    k = spirvkit.Program(spirvkit.compile_cl(INT_COORDS_LINEAR, "-cl-std=CL2.0")).kernel("k")
+    rng = np.random.default_rng(9)
+    src = rng.random((3, 4, 4)).astype(np.float32)
+    vol = rng.integers(0, 256, (2, 3, 4, 4), dtype=np.uint8)
+    out = np.zeros((3 * 4, 3, 4), np.float32)
+    k((4, 3), None, spirvkit.Image(src, "RGBA", "FLOAT"), spirvkit.Image(vol, "RGBA", "UNORM_INT8"),
+      spirvkit.Sampler(False, "CLAMP_TO_EDGE", "LINEAR"), out)
+    np.testing.assert_array_equal(out[:, 0], src.reshape(-1, 4))
+    np.testing.assert_array_equal(out[:, 1], (vol[1].astype(np.float32) / np.float32(255)).reshape(-1, 4))
+    linear = dict(normalized=False, addressing="CLAMP_TO_EDGE", filter="LINEAR")
+    decoded = model.decoded(src, "RGBA", "FLOAT", 2, False)
+    want = [model.sample(decoded, "RGBA", [x, y], linear, 2, False) for y in range(3) for x in range(4)]
+    np.testing.assert_array_equal(out[:, 2], np.array(want, np.float32))
+    assert not np.array_equal(out[:, 2], out[:, 0])

@@ -1,7 +1,7 @@
 """OpenCL.std printf through the executor (SPIR-V assembly kernels): the OpenCL C 6.13.13
 conversions, vector specifiers and length modifiers, the return value, malformed calls, the output
 order (global linear id, then program order), the printf buffer's overflow, the Python-side
-capture API, and printf in barrier (region and coroutine) kernels, with several threads."""
+capture API, and printf in barrier kernels (barriers in the kernel and in called functions), with several threads."""
 
 from __future__ import annotations
 
@@ -228,8 +228,8 @@ def test_printf_in_barrier_kernel(unchecked):
 
 
 @MODES
-def test_printf_in_coroutine_kernel(unchecked):
-    """A barrier in a called function makes the kernel run its work-items as coroutines."""
+def test_printf_in_kernel_with_a_barrier_in_a_called_function(unchecked):
+    """A barrier in a called function: the call is inlined and the kernel split into regions."""
     strings = {"a": "in helper %lu\n", "b": "back %lu\n"}
     decls = "".join(cstring(n, t) for n, t in strings.items())
     fns = """

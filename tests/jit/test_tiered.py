@@ -116,7 +116,7 @@ def _assert_same_bits(case: Case, got: list, want: list, what: str) -> None:
 _ORDER_DEPENDENT: set[str] = set()
 
 # A sample for every test run: vectors, integer and float math, conversions, control flow,
-# barriers (regions and coroutines), collectives, atomics, structs, printf.
+# barriers (in the kernel and in called functions), collectives, atomics, structs, printf.
 SAMPLE = ("vec4", "vec3", "int_divrem", "int_saturate", "math_transcendental", "math_double", "conv_half",
           "conv_float_to_int", "cf_loops", "barrier_shapes", "reduce_local", "scan_local", "workgroup_collectives",
           "atomic_histogram", "struct_byvalue", "geometric", "printf_basic", "matmul_tiled", "private_arrays")

@@ -59,9 +59,8 @@ THREAD = _layout([
     ("local_size", 3),       # this group's size (smaller than enqueued for a last, partial group)
     ("local_base", 1),       # this thread's local-memory block
     ("local_bytes", 1),
-    ("frames", 1),           # arena for the work-items' coroutine frames (kernels with barriers)
+    ("frames", 1),           # arena for the work-items' records between regions (region kernels)
     ("frame_bytes", 1),      # the stride of one frame in that arena
-    ("frame_need", 1),       # written by the frame-size probe
     ("fault_flag", 1),       # set by checked code on an out-of-bounds access
 ])
 
@@ -87,6 +86,10 @@ IMAGE = _layout([
     ("border_alpha", 1),     # the border colour's alpha: 0 or 1 (its r, g, b are 0)
     ("srgb", 1),             # 1: an sRGB order (r, g, b stored non-linearly)
 ])
+# The descriptor words an image's format alone decides: a launch fixes them at compile time
+# (jit/image_launch.py), so the kernel reads through straight-line code for that format.
+IMAGE_FORMAT = ("elem_bytes", "channel_type", "channel_order", "channels", "read_map", "write_map",
+                "border_alpha", "srgb")
 
 # Sampler values, as OpenCL C spells them (CLK_* bits): what a sampler argument and an
 # OpConstantSampler become in the lowered code.
@@ -94,3 +97,25 @@ SAMPLER_NORMALIZED = 0x1
 SAMPLER_ADDRESS_SHIFT = 1    # (bits >> 1) & 7: SPIR-V SamplerAddressingMode (None 0 ... RepeatMirrored 4)
 SAMPLER_LINEAR = 0x20
 SAMPLER_NEAREST = 0x10
+
+# Pipe descriptor: what a pipe kernel argument points to (runtime/pipes.py fills it). The
+# packets live in a ring of `capacity` slots. Four running counts (never wrapped) split it:
+# read_done <= read_reserved <= write_done <= write_reserved. Slots in [write_done,
+# write_reserved) are being written, [read_reserved, write_done) readable, [read_done,
+# read_reserved) being read; a reservation is committed out of order by marking its slots in
+# `committed` (one byte per slot), and a count advances over the marked slots in order, so
+# packets become readable (or free) in the order they were reserved. Every change happens
+# under `lock` (a spin lock: the work-groups of a launch run on several threads).
+PIPE = _layout([
+    ("lock", 1),
+    ("packet_size", 1),
+    ("capacity", 1),         # max_packets
+    ("data", 1),             # address of slot 0 (slot k at data + k * packet_size)
+    ("committed", 1),        # address of the per-slot commit marks
+    ("read_done", 1),
+    ("read_reserved", 1),
+    ("write_done", 1),
+    ("write_reserved", 1),
+])
+# A reservation (reserve_id_t): (first slot << 32) | packet count; this value when none was made.
+INVALID_RESERVE_ID = (1 << 64) - 1

@@ -1,7 +1,7 @@
 """The compiled-kernel cache: in memory for the process, on disk across processes.
 
 Keyed by the module's bytes, the entry point, the specialization values, the checking mode, the
-local size it was specialised for, the optimisation pipeline, the target CPU, the versions of
+local size, image formats and samplers it was specialised for, the optimisation pipeline, the target CPU, the versions of
 spirvkit and llvmlite and a hash of the code generator. The disk cache lives in
 ``$SPIRVKIT_CACHE_DIR/kernels`` (default ``~/.cache/spirvkit``, see ``cache_files.py``);
 ``SPIRVKIT_CACHE=0`` disables it.
@@ -39,10 +39,11 @@ def _code_fingerprint() -> str:
 
 
 def cache_key(module_bytes: bytes, name: str, mode: str, spec_values: dict | None,
-              local_size: tuple | None = None, pipeline: str = "optimized") -> str:
+              local_size: tuple | None = None, pipeline: str = "optimized", images: tuple = ()) -> str:
     h = hashlib.sha256()
     h.update(module_bytes)
     meta = {"entry": name, "mode": mode, "local_size": list(local_size) if local_size else None,
+            "images": [list(entry) for entry in images or ()],   # formats and samplers (image_launch.py)
             "spec": sorted((int(k), repr(v)) for k, v in (spec_values or {}).items()), "pipeline": pipeline,
             "target": target.describe(), "spirvkit": __version__, "code": _code_fingerprint()}
     h.update(json.dumps(meta, sort_keys=True).encode())

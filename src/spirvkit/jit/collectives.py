@@ -11,7 +11,8 @@ collective and reads it like any value that crosses a barrier.
 At Subgroup scope the same computation runs for each sub-group of the group: work-items of
 consecutive local linear ids, the launch's sub-group size of them (the last sub-group of a group
 may be smaller; by default a work-group is one sub-group).
-Collectives in functions the kernel calls (which run as coroutines) are not supported yet.
+Collectives in functions the kernel calls are inlined into it first (inline_sync.py). Group
+pipe reservations and commits (ops_pipe.py) are collectives too.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from llvmlite import ir
 from ..errors import NotSupportedError
 from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr, handles
 from .intrinsics import intrinsic
+from .ops_pipe import GROUP_OPS as PIPE_GROUP_OPS
 
 ARITHMETIC = ("OpGroupIAdd", "OpGroupFAdd", "OpGroupFMin", "OpGroupUMin", "OpGroupSMin",
               "OpGroupFMax", "OpGroupUMax", "OpGroupSMax") + tuple(
@@ -36,7 +38,8 @@ SHUFFLES = ("OpGroupNonUniformShuffle", "OpGroupNonUniformShuffleXor", "OpGroupN
 NON_UNIFORM = ("OpGroupNonUniformElect", "OpGroupNonUniformAll", "OpGroupNonUniformAny",
                "OpGroupNonUniformAllEqual", "OpGroupNonUniformBroadcast", "OpGroupNonUniformBroadcastFirst",
                "OpGroupNonUniformBallot") + SHUFFLES
-COLLECTIVES = ("OpGroupAll", "OpGroupAny", "OpGroupBroadcast", "OpGroupAsyncCopy") + ARITHMETIC + NON_UNIFORM
+COLLECTIVES = ("OpGroupAll", "OpGroupAny", "OpGroupBroadcast", "OpGroupAsyncCopy") + ARITHMETIC + NON_UNIFORM + \
+    PIPE_GROUP_OPS
 OP_CONTROL_BARRIER = 224
 REDUCE, INCLUSIVE, EXCLUSIVE = 0, 1, 2
 SUBGROUP = 3   # Scope
@@ -62,8 +65,9 @@ def is_sync(inst) -> bool:
 
 @handles(*COLLECTIVES)
 def lower_collective_outside_regions(fl: FunctionLowering, inst) -> None:
-    raise NotSupportedError(f"{inst.opname} in a function the kernel calls (word {inst.offset}): "
-                            "work-group collectives are supported in the kernel function itself")
+    # Calls that reach a collective are inlined into the kernel (inline_sync.py), which runs
+    # region by region: a collective lowered anywhere else is outside any kernel's call tree.
+    raise NotSupportedError(f"{inst.opname} (word {inst.offset}) outside a kernel's call tree")
 
 
 @handles("OpGroupWaitEvents")
@@ -79,6 +83,9 @@ def operands(inst) -> list[int]:
     w = inst.words
     if inst.opname in ARITHMETIC:
         return [w[5]]
+    if inst.opname in PIPE_GROUP_OPS:
+        from .ops_pipe import group_operands
+        return group_operands(inst)
     if inst.opname in ("OpGroupBroadcast", "OpGroupNonUniformBroadcast") + SHUFFLES:
         return [w[4], w[5]]
     if inst.opname == "OpGroupNonUniformElect":
@@ -88,8 +95,15 @@ def operands(inst) -> list[int]:
     return [w[4]]
 
 
+def scope_id(inst) -> int:
+    """The execution scope operand (the first after the result, or the first of all for a
+    group commit, which has no result)."""
+    return inst.words[1] if inst.opname in ("OpGroupCommitReadPipe", "OpGroupCommitWritePipe") else inst.words[3]
+
+
 def _scope_ok(fl: FunctionLowering, inst) -> None:
-    scope = fl.ml.constants.value(inst.words[3]) if fl.ml.constants.is_constant(inst.words[3]) else None
+    scope_word = scope_id(inst)
+    scope = fl.ml.constants.value(scope_word) if fl.ml.constants.is_constant(scope_word) else None
     if scope not in (2, 3):   # Workgroup, Subgroup
         raise NotSupportedError(f"{inst.opname} with execution scope {scope} (word {inst.offset}): only "
                                 "Workgroup and Subgroup scope")
@@ -197,7 +211,7 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list,
     # Accumulators at the function's entry: this code runs once per region pass and sub-group.
     entry = ir.IRBuilder(fn.entry_basic_block)
     entry.position_at_start(fn.entry_basic_block)
-    if ml.constants.value(inst.words[3]) == SUBGROUP:
+    if ml.constants.value(scope_id(inst)) == SUBGROUP:
         from .kernel import _load_word
         from .abi import CONTEXT
         n = _load_word(b, ctx, CONTEXT["sub_group_size"])
@@ -223,6 +237,11 @@ def _combine_items(ml, b: ir.IRBuilder, entry: ir.IRBuilder, fn: ir.Function, in
 
         def __enter__(self):
             return b.add(lo, super().__enter__())
+
+    if opname in PIPE_GROUP_OPS:
+        from .ops_pipe import lower_group
+        lower_group(ml, b, fn, inst, in_slots, lo, hi, items, waiting, operand, result)
+        return
 
     if opname in NON_UNIFORM and opname not in ("OpGroupNonUniformBroadcast", "OpGroupNonUniformAll",
                                                 "OpGroupNonUniformAny"):

@@ -7,7 +7,9 @@ from dataclasses import asdict, dataclass, field
 from ..errors import NotSupportedError, SpirvkitError
 from ..spirv.module import Module
 from . import target
-from .kernel import ArgSlot, KernelBuilder
+from .image_launch import LaunchImages
+from .inline_sync import inline_sync_calls
+from .kernel import ArgSlot, KernelBuilder, kernel_body
 from .lowering import ModuleLowering, Site
 
 
@@ -61,19 +63,24 @@ def check_kernel_module(module: Module) -> None:
 
 def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | None = None,
                  report_faults: bool = False, local_size: tuple | None = None, guards: bool = True,
-                 compact: bool = False):
+                 compact: bool = False, images: tuple | None = None):
     """The LLVM module (as text) and the kernel facts, before native compilation. ``guards``:
     give checked work-item loops their group guards (jit/access_guard.py), which cost compile
     time (a second copy of the loops) and pay off on launches with many work-groups.
     ``compact``: the least code to compile (a region kernel's work-item loops call each region
-    rather than inlining it: one copy of each region instead of two)."""
+    rather than inlining it: one copy of each region instead of two). ``images``: the formats
+    and samplers of a launch to compile for (jit/image_launch.py; None: any)."""
     check_kernel_module(module)
     entry = module.entry_point(name)
     if entry is None or entry.execution_model != "Kernel":
         kernels = [e.name for e in module.entry_points if e.execution_model == "Kernel"]
         raise SpirvkitError(f"no kernel named {name!r}; the module's kernels: {', '.join(kernels) or 'none'}")
+    # Synchronisation in called functions: those calls are inlined first (see inline_sync).
+    module = inline_sync_calls(module, kernel_body(module, entry.function))
     ml = ModuleLowering(module, target.target_data(), target.triple(), checked, spec_values, report_faults,
                         local_size, target.function_attributes(), guards, compact)
+    if images:
+        ml.image_launch = LaunchImages(images, ml.types[ml.spv_functions[entry.function].function_type].params)
     kb = KernelBuilder(ml, entry.function)
     kb.build()
     return ml.llvm_text(), ml, kb
@@ -83,7 +90,8 @@ MODES = ("checked", "unchecked", "report")
 
 
 def compile_kernel(module: Module, name: str, mode: str = "checked", spec_values: dict | None = None,
-                   local_size: tuple | None = None, pipeline: str = "optimized") -> CompiledKernel:
+                   local_size: tuple | None = None, pipeline: str = "optimized",
+                   images: tuple | None = None) -> CompiledKernel:
     """``mode``: 'checked' (bounds checks raise a flag: fast), 'unchecked' (no checks) or
     'report' (checks that record exactly where a fault happened: used to re-run a group).
     ``local_size``: compile for launches whose every group has this size (None: any).
@@ -91,11 +99,12 @@ def compile_kernel(module: Module, name: str, mode: str = "checked", spec_values
     'quick-large' / 'quick-vector' pipelines of the first launch (same results, cheaper to
     compile). Group guards (jit/access_guard.py) double the work-item loops: they are built for
     the optimised tier and for large first launches ('quick-large'), where their run-time gain
-    outweighs their compile time; the small first launches ('quick') get compact code."""
+    outweighs their compile time; the small first launches ('quick') get compact code.
+    ``images``: compile for a launch's image formats and samplers (jit/image_launch.py)."""
     checked = mode != "unchecked"
     ir_text, ml, kb = lower_kernel(module, name, checked, spec_values, report_faults=mode == "report",
                                    local_size=local_size, guards=pipeline in ("optimized", "quick-large"),
-                                   compact=pipeline == "quick")
+                                   compact=pipeline == "quick", images=images)
     obj = target.compile_ir(ir_text, pipeline)
     return CompiledKernel(name, obj, mode, kb.slots, kb.args_bytes, kb.has_barriers, ml.sites,
                           ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init, kb.frame_bytes,

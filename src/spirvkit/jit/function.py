@@ -67,7 +67,7 @@ class FunctionLowering:
     """Lowers the body of one SPIR-V function into an LLVM function (or inline into another)."""
 
     def __init__(self, ml, spv_fn: Function, llvm_fn: ir.Function, hidden: list[ir.Value],
-                 params: list, coroutine=None):
+                 params: list):
         self.ml = ml                      # the ModuleLowering: types, constants, functions
         self.types = ml.types
         self.checked = ml.checked
@@ -75,7 +75,6 @@ class FunctionLowering:
         self.fn = llvm_fn
         self.ctx, self.ts, self.lx, self.ly, self.lz, self.flag = hidden
         self.params = params              # lowered values of the SPIR-V parameters
-        self.coroutine = coroutine        # CoroutineFrame when lowering a kernel with barriers
         self.values: dict[int, object] = {}
         self.blocks: dict[int, ir.Block] = {}
         self.block_end: dict[int, ir.Block] = {}   # SPIR-V label -> LLVM block ending it
@@ -339,7 +338,7 @@ class FunctionLowering:
         if self.region is not None:                  # a region: the work-item is done
             b.ret(ir.Constant(I32, 0xFFFFFFFF))
             return
-        if self.return_block is not None:           # inlined body or coroutine: jump to exit
+        if self.return_block is not None:           # inlined body: jump to exit
             if self.return_phis:
                 parts = (incoming_parts(value, len(self.return_phis), self, b.block) if value is not None
                          else [ir.Constant(p.type, None) for p in self.return_phis])

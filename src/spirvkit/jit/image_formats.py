@@ -1,10 +1,13 @@
 """Texels in memory <-> colour values: the conversion rules of the OpenCL SPIR-V environment
 (§7.4) for every channel type, and the channel-order mapping of OpenCL C 2.0 §6.13.14.7.
 
-An image's format is known only when the kernel runs (one compiled kernel serves every format
-of an image type, as in OpenCL), so each routine below is one LLVM function per module that
-switches on the descriptor's channel type (``jit.abi.IMAGE``) and maps components through the
-descriptor's read/write maps. Callers pass coordinates already inside the image.
+Each routine is one LLVM function per module and format. A launch usually fixes the formats
+(jit/image_launch.py): the routine for a fixed format is straight-line code for its channel type
+and order, inlined where it is used. Where the format is known only when the kernel runs (two
+images of one type with different formats, or a build made before any launch), the generic
+routine switches on the descriptor's channel type (``jit.abi.IMAGE``) and maps components
+through the descriptor's read/write maps. Both compute the same values. Callers pass
+coordinates already inside the image.
 
 Rounding: reads of normalized types divide exactly (``x / 255.0f``, correctly rounded: within
 the spec's 1.5 ulp, and exact at 0, the maximum and -1); writes scale, clamp and round to
@@ -19,7 +22,8 @@ import struct
 
 from llvmlite import ir
 
-from .abi import IMAGE
+from .abi import IMAGE, IMAGE_FORMAT
+from .image_launch import FixedFormat
 from .intrinsics import intrinsic
 
 I8, I16, I32, I64 = ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
@@ -34,14 +38,22 @@ def channel_type(name: str) -> int:
     return load_grammar().operand_kinds["ImageChannelDataType"].by_name[name].value
 
 
-def descriptor_word(b: ir.IRBuilder, desc: ir.Value, name: str, index: int = 0) -> ir.Value:
-    """A word of an image descriptor (i64). Descriptors do not change during a launch."""
+def descriptor_word(b: ir.IRBuilder, desc: ir.Value, name: str, index: int = 0,
+                    fmt: FixedFormat | None = None) -> ir.Value:
+    """A word of an image descriptor (i64): a constant when ``fmt`` fixes it. Descriptors do not
+    change during a launch, which the loads tell LLVM (!invariant.load), so it may merge and
+    hoist them across the kernel's stores."""
+    if fmt is not None and name in IMAGE_FORMAT:
+        return ir.Constant(I64, fmt.word(name))
     slot = b.gep(desc, [ir.Constant(I64, IMAGE[name] + index)], source_etype=I64)
-    return b.load(slot, typ=I64)
+    load = b.load(slot, typ=I64)
+    load.set_metadata("invariant.load", b.module.add_metadata([]))
+    return load
 
 
-def texel_address(b: ir.IRBuilder, desc: ir.Value, x: ir.Value, y: ir.Value, z: ir.Value) -> ir.Value:
-    offset = b.add(b.add(b.mul(x, descriptor_word(b, desc, "elem_bytes")),
+def texel_address(b: ir.IRBuilder, desc: ir.Value, x: ir.Value, y: ir.Value, z: ir.Value,
+                  fmt: FixedFormat | None = None) -> ir.Value:
+    offset = b.add(b.add(b.mul(x, descriptor_word(b, desc, "elem_bytes", fmt=fmt)),
                          b.mul(y, descriptor_word(b, desc, "row_pitch"))),
                    b.mul(z, descriptor_word(b, desc, "slice_pitch")))
     return b.gep(b.inttoptr(descriptor_word(b, desc, "data"), PTR), [offset], source_etype=I8)
@@ -68,7 +80,7 @@ def linear_to_srgb(y: float) -> float:
 
 
 class TexelFunctions:
-    """The per-module texel routines, made on first use:
+    """The per-module texel routines, made on first use for each format (None: generic):
 
     - ``load_float(desc, x, y, z) -> <4 x float>`` (normalized, half, float and packed types)
     - ``load_int(desc, x, y, z) -> <4 x i32>`` (signed and unsigned integer types, unconverted)
@@ -77,34 +89,39 @@ class TexelFunctions:
 
     def __init__(self, module: ir.Module):
         self.module = module
-        self.cache: dict[str, ir.Function] = {}
+        self.cache: dict[tuple, ir.Function] = {}
 
-    def get(self, name: str) -> ir.Function:
-        fn = self.cache.get(name)
+    def get(self, name: str, fmt: FixedFormat | None = None) -> ir.Function:
+        fn = self.cache.get((name, fmt))
         if fn is None:
-            fn = self.cache[name] = getattr(self, "_" + name)()
+            fn = self.cache[(name, fmt)] = getattr(self, "_" + name)(fmt)
         return fn
 
-    def _function(self, name: str, ret: ir.Type, params: list[ir.Type]):
-        fn = ir.Function(self.module, ir.FunctionType(ret, params), name=f"spirvkit.image.{name}")
+    def _function(self, name: str, ret: ir.Type, params: list[ir.Type], fmt: FixedFormat | None):
+        suffix = f".{fmt.tag}" if fmt is not None else ""
+        fn = ir.Function(self.module, ir.FunctionType(ret, params), name=f"spirvkit.image.{name}{suffix}")
         fn.linkage = "internal"
+        if fmt is not None:   # a few instructions: inlined, they vectorise with the kernel's code
+            fn.attributes.add("alwaysinline")
         return fn, ir.IRBuilder(fn.append_basic_block("entry"))
 
     def _intrinsic(self, name: str, ty: ir.Type, args: list, b: ir.IRBuilder) -> ir.Value:
         return b.call(intrinsic(self.module, name, ty, [a.type for a in args]), args)
 
     # ----- reads ----------------------------------------------------------------------------
-    def _load_float(self) -> ir.Function:
-        fn, b = self._function("load_float", V4F, [PTR, I64, I64, I64])
+    def _load_float(self, fmt: FixedFormat | None) -> ir.Function:
+        fn, b = self._function("load_float", V4F, [PTR, I64, I64, I64], fmt)
         desc, x, y, z = fn.args
-        addr = texel_address(b, desc, x, y, z)
-        last = b.sub(descriptor_word(b, desc, "channels"), ir.Constant(I64, 1))
-        srgb = b.icmp_unsigned("!=", descriptor_word(b, desc, "srgb"), ir.Constant(I64, 0))
-        table = self._srgb_table()
+        addr = texel_address(b, desc, x, y, z, fmt)
+        if fmt is None:
+            last = b.sub(descriptor_word(b, desc, "channels"), ir.Constant(I64, 1))
+            srgb = b.icmp_unsigned("!=", descriptor_word(b, desc, "srgb"), ir.Constant(I64, 0))
+        else:   # srgb None: not an sRGB order
+            last, srgb = None, (ir.Constant(ir.IntType(1), 1) if fmt.word("srgb") else None)
+        table = self._srgb_table() if srgb is not None else None
 
-        def component(b, c, ty):   # stored component c (the last one again past the count)
-            index = b.select(b.icmp_unsigned("<", ir.Constant(I64, c), last), ir.Constant(I64, c), last)
-            return b.load(b.gep(addr, [index], source_etype=ty), typ=ty)
+        def component(b, c, ty):
+            return self._component(b, addr, c, ty, last, fmt)
 
         def normalized(b, ty, signed, scale):
             out = []
@@ -113,7 +130,7 @@ class TexelFunctions:
                 v = b.fdiv(b.sitofp(raw, F32) if signed else b.uitofp(raw, F32), ir.Constant(F32, scale))
                 if signed:   # -128/127 < -1.0: max(-1.0, x/127)
                     v = b.select(b.fcmp_ordered("<", v, ir.Constant(F32, -1.0)), ir.Constant(F32, -1.0), v)
-                elif ty is I8 and c < 3:
+                elif ty is I8 and c < 3 and srgb is not None:
                     # sRGB orders (UNORM_INT8 only): r, g, b through the table, alpha linear.
                     linear = b.load(b.gep(table, [ir.Constant(I64, 0), b.zext(raw, I64)],
                                           source_etype=table.value_type), typ=F32)
@@ -141,21 +158,20 @@ class TexelFunctions:
             "HalfFloat": lambda b: [b.fpext(component(b, c, F16), F32) for c in range(4)],
             "Float": lambda b: [component(b, c, F32) for c in range(4)],
         }
-        raw = self._switch(fn, b, descriptor_word(b, desc, "channel_type"), cases, F32)
-        b.ret(self._swizzle(b, desc, raw, F32, 1.0))
+        raw = self._switch(fn, b, descriptor_word(b, desc, "channel_type", fmt=fmt), cases, F32)
+        b.ret(self._swizzle(b, desc, raw, F32, 1.0, fmt))
         return fn
 
-    def _load_int(self) -> ir.Function:
-        fn, b = self._function("load_int", V4I, [PTR, I64, I64, I64])
+    def _load_int(self, fmt: FixedFormat | None) -> ir.Function:
+        fn, b = self._function("load_int", V4I, [PTR, I64, I64, I64], fmt)
         desc, x, y, z = fn.args
-        addr = texel_address(b, desc, x, y, z)
-        last = b.sub(descriptor_word(b, desc, "channels"), ir.Constant(I64, 1))
+        addr = texel_address(b, desc, x, y, z, fmt)
+        last = None if fmt is not None else b.sub(descriptor_word(b, desc, "channels"), ir.Constant(I64, 1))
 
         def widened(b, ty, signed):
             out = []
             for c in range(4):
-                index = b.select(b.icmp_unsigned("<", ir.Constant(I64, c), last), ir.Constant(I64, c), last)
-                raw = b.load(b.gep(addr, [index], source_etype=ty), typ=ty)
+                raw = self._component(b, addr, c, ty, last, fmt)
                 out.append(raw if ty is I32 else (b.sext(raw, I32) if signed else b.zext(raw, I32)))
             return out
 
@@ -164,13 +180,27 @@ class TexelFunctions:
             "SignedInt32": lambda b: widened(b, I32, True), "UnsignedInt8": lambda b: widened(b, I8, False),
             "UnsignedInt16": lambda b: widened(b, I16, False), "UnsignedInt32": lambda b: widened(b, I32, False),
         }
-        raw = self._switch(fn, b, descriptor_word(b, desc, "channel_type"), cases, I32)
-        b.ret(self._swizzle(b, desc, raw, I32, 1))
+        raw = self._switch(fn, b, descriptor_word(b, desc, "channel_type", fmt=fmt), cases, I32)
+        b.ret(self._swizzle(b, desc, raw, I32, 1, fmt))
         return fn
+
+    @staticmethod
+    def _component(b: ir.IRBuilder, addr, c: int, ty: ir.Type, last, fmt: FixedFormat | None) -> ir.Value:
+        """Stored component c of the texel at ``addr`` (the last one again past the count, which
+        is ``last`` + 1, or the fixed format's)."""
+        if fmt is not None:
+            index = ir.Constant(I64, min(c, fmt.word("channels") - 1))
+        else:
+            index = b.select(b.icmp_unsigned("<", ir.Constant(I64, c), last), ir.Constant(I64, c), last)
+        return b.load(b.gep(addr, [index], source_etype=ty), typ=ty)
 
     def _switch(self, fn, b: ir.IRBuilder, key: ir.Value, cases: dict, elem: ir.Type) -> list[ir.Value]:
         """Emits a switch over channel types; each case gives four stored components (the
-        default, a type this routine does not read, gives zeros: the read is undefined)."""
+        default, a type this routine does not read, gives zeros: the read is undefined). A
+        fixed channel type emits its case alone."""
+        if isinstance(key, ir.Constant):
+            emit = next((e for name, e in cases.items() if channel_type(name) == key.constant), None)
+            return emit(b) if emit is not None else [ir.Constant(elem, 0)] * 4
         done = fn.append_basic_block("converted")
         default = fn.append_basic_block("other_type")
         switch = b.switch(key, default)
@@ -194,16 +224,22 @@ class TexelFunctions:
             out.append(phi)
         return out
 
-    def _swizzle(self, b: ir.IRBuilder, desc, stored: list, elem: ir.Type, one) -> ir.Value:
+    def _swizzle(self, b: ir.IRBuilder, desc, stored: list, elem: ir.Type, one, fmt: FixedFormat | None) -> ir.Value:
         """r, g, b, a from the stored components by the descriptor's read map (4: 0, 5: 1)."""
-        choices = ir.Constant(ir.VectorType(elem, 6), None)
-        for i, v in enumerate(stored + [ir.Constant(elem, 0), ir.Constant(elem, one)]):
-            choices = b.insert_element(choices, v, ir.Constant(I32, i))
-        read_map = descriptor_word(b, desc, "read_map")
+        choices = stored + [ir.Constant(elem, 0), ir.Constant(elem, one)]
         out = ir.Constant(ir.VectorType(elem, 4), None)
+        if fmt is not None:
+            read_map = fmt.word("read_map")
+            for k in range(4):
+                out = b.insert_element(out, choices[read_map >> (8 * k) & 0xFF], ir.Constant(I32, k))
+            return out
+        vector = ir.Constant(ir.VectorType(elem, 6), None)
+        for i, v in enumerate(choices):
+            vector = b.insert_element(vector, v, ir.Constant(I32, i))
+        read_map = descriptor_word(b, desc, "read_map")
         for k in range(4):
             index = b.and_(b.lshr(read_map, ir.Constant(I64, 8 * k)), ir.Constant(I64, 0xFF))
-            out = b.insert_element(out, b.extract_element(choices, index), ir.Constant(I32, k))
+            out = b.insert_element(out, b.extract_element(vector, index), ir.Constant(I32, k))
         return out
 
     def _srgb_table(self) -> ir.GlobalVariable:
@@ -218,8 +254,13 @@ class TexelFunctions:
         return table
 
     # ----- writes ---------------------------------------------------------------------------
-    def _unswizzle(self, b: ir.IRBuilder, desc, color: ir.Value, elem: ir.Type) -> list[ir.Value]:
+    def _unswizzle(self, b: ir.IRBuilder, desc, color: ir.Value, elem: ir.Type,
+                   fmt: FixedFormat | None) -> list[ir.Value]:
         """The values of the four stored components, by the descriptor's write map (4: 0)."""
+        if fmt is not None:
+            write_map = fmt.word("write_map")
+            picks = [write_map >> (8 * c) & 0xFF for c in range(4)]
+            return [ir.Constant(elem, 0) if k > 3 else b.extract_element(color, ir.Constant(I32, k)) for k in picks]
         choices = ir.Constant(ir.VectorType(elem, 6), None)
         for i in range(4):
             choices = b.insert_element(choices, b.extract_element(color, ir.Constant(I32, i)), ir.Constant(I32, i))
@@ -229,13 +270,18 @@ class TexelFunctions:
         return [b.extract_element(choices, b.and_(b.lshr(write_map, ir.Constant(I64, 8 * c)), ir.Constant(I64, 0xFF)))
                 for c in range(4)]
 
-    def _store_components(self, fn, b: ir.IRBuilder, desc, addr, values: list, ty: ir.Type) -> None:
+    def _store_components(self, fn, b: ir.IRBuilder, desc, addr, values: list, ty: ir.Type,
+                          fmt: FixedFormat | None) -> None:
         """Stores the first ``channels`` of four components (each branch-guarded: the texel
         has only its own components' bytes)."""
-        count = descriptor_word(b, desc, "channels")
+        count = descriptor_word(b, desc, "channels", fmt=fmt)
         for c, v in enumerate(values):
             if c == 0:
                 b.store(v, addr)
+                continue
+            if isinstance(count, ir.Constant):
+                if c < count.constant:
+                    b.store(v, b.gep(addr, [ir.Constant(I64, c)], source_etype=ty))
                 continue
             with b.if_then(b.icmp_unsigned("<", ir.Constant(I64, c), count)):
                 b.store(v, b.gep(addr, [ir.Constant(I64, c)], source_etype=ty))
@@ -261,30 +307,37 @@ class TexelFunctions:
         r = b.select(b.fcmp_ordered("==", d, ir.Constant(F64, 0.0)), ir.Constant(F64, 0.0), r)
         return b.fptrunc(r, F32)
 
-    def _store_float(self) -> ir.Function:
-        fn, b = self._function("store_float", ir.VoidType(), [PTR, I64, I64, I64, V4F])
-        desc, x, y, z, color = fn.args
-        addr = texel_address(b, desc, x, y, z)
-        srgb = b.icmp_unsigned("!=", descriptor_word(b, desc, "srgb"), ir.Constant(I64, 0))
-        entry = b.block
-        encode = fn.append_basic_block("srgb")
-        join = fn.append_basic_block("encoded")
-        b.cbranch(srgb, encode, join)
-        b.position_at_end(encode)
-        encoded = color
+    def _encode_srgb(self, b: ir.IRBuilder, color: ir.Value) -> ir.Value:
         for k in range(3):   # alpha stays linear
             value = self._linear_to_srgb(b, b.extract_element(color, ir.Constant(I32, k)))
-            encoded = b.insert_element(encoded, value, ir.Constant(I32, k))
-        b.branch(join)
-        b.position_at_end(join)
-        phi = b.phi(V4F)
-        phi.add_incoming(encoded, encode)
-        phi.add_incoming(color, entry)
-        values = self._unswizzle(b, desc, phi, F32)
+            color = b.insert_element(color, value, ir.Constant(I32, k))
+        return color
+
+    def _store_float(self, fmt: FixedFormat | None) -> ir.Function:
+        fn, b = self._function("store_float", ir.VoidType(), [PTR, I64, I64, I64, V4F], fmt)
+        desc, x, y, z, color = fn.args
+        addr = texel_address(b, desc, x, y, z, fmt)
+        if fmt is not None:
+            color = self._encode_srgb(b, color) if fmt.word("srgb") else color
+        else:
+            srgb = b.icmp_unsigned("!=", descriptor_word(b, desc, "srgb"), ir.Constant(I64, 0))
+            entry = b.block
+            encode = fn.append_basic_block("srgb")
+            join = fn.append_basic_block("encoded")
+            b.cbranch(srgb, encode, join)
+            b.position_at_end(encode)
+            encoded = self._encode_srgb(b, color)
+            b.branch(join)
+            b.position_at_end(join)
+            phi = b.phi(V4F)
+            phi.add_incoming(encoded, encode)
+            phi.add_incoming(color, entry)
+            color = phi
+        values = self._unswizzle(b, desc, color, F32, fmt)
 
         def normalized(b, ty, scale, lo, hi):
             converted = [self._to_normalized(b, v, scale, lo, hi, ty) for v in values]
-            self._store_components(fn, b, desc, addr, converted, ty)
+            self._store_components(fn, b, desc, addr, converted, ty, fmt)
 
         def packed(b, ty, fields):
             word = ir.Constant(ty, 0)
@@ -303,17 +356,18 @@ class TexelFunctions:
             "UnormShort555": lambda b: packed(b, I16, [(10, 5), (5, 5), (0, 5)]),
             "UnormInt101010": lambda b: packed(b, I32, [(20, 10), (10, 10), (0, 10)]),
             # §7.4.2: float -> half rounds to nearest even (fptrunc), keeps INF and NaN.
-            "HalfFloat": lambda b: self._store_components(fn, b, desc, addr, [b.fptrunc(v, F16) for v in values], F16),
-            "Float": lambda b: self._store_components(fn, b, desc, addr, values, F32),
+            "HalfFloat": lambda b: self._store_components(fn, b, desc, addr, [b.fptrunc(v, F16) for v in values], F16,
+                                                          fmt),
+            "Float": lambda b: self._store_components(fn, b, desc, addr, values, F32, fmt),
         }
-        self._store_switch(fn, b, descriptor_word(b, desc, "channel_type"), cases)
+        self._store_switch(fn, b, descriptor_word(b, desc, "channel_type", fmt=fmt), cases)
         return fn
 
-    def _store_int(self) -> ir.Function:
-        fn, b = self._function("store_int", ir.VoidType(), [PTR, I64, I64, I64, V4I])
+    def _store_int(self, fmt: FixedFormat | None) -> ir.Function:
+        fn, b = self._function("store_int", ir.VoidType(), [PTR, I64, I64, I64, V4I], fmt)
         desc, x, y, z, color = fn.args
-        addr = texel_address(b, desc, x, y, z)
-        values = self._unswizzle(b, desc, color, I32)
+        addr = texel_address(b, desc, x, y, z, fmt)
+        values = self._unswizzle(b, desc, color, I32, fmt)
 
         def saturated(b, ty, signed):
             # §7.4.4: clamp(x, min, max) of the type, as a signed or an unsigned 32-bit value.
@@ -329,17 +383,23 @@ class TexelFunctions:
                         v = b.select(b.icmp_unsigned(">", v, ir.Constant(I32, hi)), ir.Constant(I32, hi), v)
                     v = b.trunc(v, ty)
                 out.append(v)
-            self._store_components(fn, b, desc, addr, out, ty)
+            self._store_components(fn, b, desc, addr, out, ty, fmt)
 
         cases = {
             "SignedInt8": lambda b: saturated(b, I8, True), "SignedInt16": lambda b: saturated(b, I16, True),
             "SignedInt32": lambda b: saturated(b, I32, True), "UnsignedInt8": lambda b: saturated(b, I8, False),
             "UnsignedInt16": lambda b: saturated(b, I16, False), "UnsignedInt32": lambda b: saturated(b, I32, False),
         }
-        self._store_switch(fn, b, descriptor_word(b, desc, "channel_type"), cases)
+        self._store_switch(fn, b, descriptor_word(b, desc, "channel_type", fmt=fmt), cases)
         return fn
 
     def _store_switch(self, fn, b: ir.IRBuilder, key: ir.Value, cases: dict) -> None:
+        if isinstance(key, ir.Constant):   # a fixed channel type: its case alone
+            emit = next((e for name, e in cases.items() if channel_type(name) == key.constant), None)
+            if emit is not None:
+                emit(b)
+            b.ret_void()
+            return
         done = fn.append_basic_block("stored")
         switch = b.switch(key, done)   # another type: the write is undefined; nothing is stored
         for name, emit in cases.items():

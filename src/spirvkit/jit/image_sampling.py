@@ -1,9 +1,11 @@
 """Sampled image reads: the addressing and filter modes of the OpenCL SPIR-V environment, §7.
 
-One LLVM function per (spatial dimensions, arrayed, float or integer result) and module:
-``sample(desc, sampler, c0, c1, c2) -> <4 x float | i32>``, the coordinates as floats (the
-layer of an image array last). The sampler is a run-time value (sampler_t bits), so one
-function serves every sampler; with a constant sampler LLVM folds the choices away.
+One LLVM function per (spatial dimensions, arrayed, float or integer result, format) and
+module: ``sample(desc, sampler, c0, c1, c2) -> <4 x float | i32>``, the coordinates as floats
+(the layer of an image array last). The sampler is an argument (sampler_t bits), so one
+function serves every sampler; for a format the launch fixes (jit/image_launch.py) the function
+is inlined, and with the sampler a constant there (a constant sampler, or a sampler argument the
+launch fixes) LLVM folds the mode choices away.
 
 The formulas are the spec's, in its order of float operations, per coordinate:
 
@@ -20,6 +22,8 @@ the image). Choices where the spec says "undefined":
 - REPEAT / MIRRORED_REPEAT with unnormalized coordinates (the API allows only normalized ones):
   the coordinate is normalized first (``s = u / size``);
 - LINEAR filtering of an integer image (read_image{i,ui} take only NEAREST samplers): nearest;
+- integer coordinates with a LINEAR sampler (they take only NEAREST ones): nearest (ops_image
+  clears the sampler's LINEAR bit), the texel the coordinate names, as PoCL reads it;
 - INF / NaN coordinates: NaN counts as 0, and every index is clamped into the 32-bit range
   before the float-to-int conversion, so no read leaves the image.
 """
@@ -30,6 +34,7 @@ from llvmlite import ir
 
 from .abi import SAMPLER_ADDRESS_SHIFT, SAMPLER_LINEAR, SAMPLER_NORMALIZED
 from .image_formats import F32, I32, I64, PTR, V4F, V4I, TexelFunctions, descriptor_word
+from .image_launch import FixedFormat
 from .intrinsics import intrinsic
 
 ADDRESS_NONE, CLAMP_TO_EDGE, CLAMP, REPEAT, MIRRORED_REPEAT = range(5)   # SPIR-V SamplerAddressingMode
@@ -42,19 +47,20 @@ class SamplingFunctions:
         self.texels = texels
         self.cache: dict[tuple, ir.Function] = {}
 
-    def get(self, spatial: int, arrayed: bool, integer: bool) -> ir.Function:
-        key = (spatial, arrayed, integer)
+    def get(self, spatial: int, arrayed: bool, integer: bool, fmt: FixedFormat | None = None) -> ir.Function:
+        key = (spatial, arrayed, integer, fmt)
         fn = self.cache.get(key)
         if fn is None:
-            fn = self.cache[key] = _Sampler(self, spatial, arrayed, integer).build()
+            fn = self.cache[key] = _Sampler(self, spatial, arrayed, integer, fmt).build()
         return fn
 
 
 class _Sampler:
     """Builds one sample function."""
 
-    def __init__(self, owner: SamplingFunctions, spatial: int, arrayed: bool, integer: bool):
-        self.owner, self.spatial, self.arrayed, self.integer = owner, spatial, arrayed, integer
+    def __init__(self, owner: SamplingFunctions, spatial: int, arrayed: bool, integer: bool,
+                 fmt: FixedFormat | None):
+        self.owner, self.spatial, self.arrayed, self.integer, self.fmt = owner, spatial, arrayed, integer, fmt
         self.module = owner.module
         self.result = V4I if integer else V4F
 
@@ -64,8 +70,12 @@ class _Sampler:
     def build(self) -> ir.Function:
         array, kind = "_array" if self.arrayed else "", "int" if self.integer else "float"
         name = f"spirvkit.image.sample{self.spatial}d{array}_{kind}"
+        if self.fmt is not None:
+            name += f".{self.fmt.tag}"
         fn = ir.Function(self.module, ir.FunctionType(self.result, [PTR, I32, F32, F32, F32]), name=name)
         fn.linkage = "internal"
+        if self.fmt is not None:
+            fn.attributes.add("alwaysinline")
         self.fn = fn
         desc, bits, *coords = fn.args
         self.desc = desc
@@ -163,13 +173,13 @@ class _Sampler:
             inside = ok if inside is None else b.and_(inside, ok)
             fetch.append(b.select(ok, c, ir.Constant(I64, 0)))   # a read inside the image either way
         name = "load_int" if self.integer else "load_float"
-        value = b.call(self.owner.texels.get(name), [self.desc, *fetch])
+        value = b.call(self.owner.texels.get(name, self.fmt), [self.desc, *fetch])
         return b.select(inside, value, self._border())
 
     def _border(self) -> ir.Value:
         """(0, 0, 0, 0), or (0, 0, 0, 1) for orders without alpha (OpenCL C 2.0 §6.13.14.3)."""
         b = self.b
-        alpha = descriptor_word(b, self.desc, "border_alpha")
+        alpha = descriptor_word(b, self.desc, "border_alpha", fmt=self.fmt)
         elem = I32 if self.integer else F32
         a = b.trunc(alpha, I32) if self.integer else b.uitofp(alpha, F32)
         border = ir.Constant(self.result, [ir.Constant(elem, 0)] * 4)

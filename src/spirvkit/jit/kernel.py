@@ -1,14 +1,14 @@
 """Kernel entry code: the argument block, the work-group function and the launch driver.
 
 A kernel without barriers becomes a loop nest over the work-items of a group that calls the
-(inlined) kernel body, which LLVM can unroll and vectorise. A kernel with barriers becomes an
-LLVM coroutine per work-item (switch-resumed): the group function starts every work-item, then
-resumes them in turn, once per barrier, until all have finished. The frames live in an arena
-in the thread state; their size is learnt once with a probe call.
+(inlined) kernel body, which LLVM can unroll and vectorise. A kernel with barriers (or
+collectives, async copies, group pipe reservations; those in called functions are inlined into
+it first, see inline_sync.py) is split into regions between barriers, each run by a work-item
+loop (regions.py); so is a kernel whose inner loops are worth turning inside out (loop_cuts.py).
+The work-items' records between regions live in an arena in the thread state.
 
-Exported symbols: ``spirvkit_run(ctx, ts)`` takes work-groups from the context's dispenser
-until none is left or the launch aborts; ``spirvkit_probe(ts)`` (barrier kernels only) writes
-the coroutine frame size to the thread state.
+Exported symbol: ``spirvkit_run(ctx, ts)`` takes work-groups from the context's dispenser until
+none is left or the launch aborts.
 """
 
 from __future__ import annotations
@@ -24,24 +24,9 @@ from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr
 from .lowering import mark_launch_state
 from .types import SpvType
 
-RUN_SYMBOL, PROBE_SYMBOL = "spirvkit_run", "spirvkit_probe"
+RUN_SYMBOL = "spirvkit_run"
 
 
-class TokenType(ir.Type):
-    """LLVM's ``token`` type, which llvmlite.ir lacks (coroutine intrinsics use it)."""
-
-    def _to_string(self):
-        return "token"
-
-    def __eq__(self, other):
-        return isinstance(other, TokenType)
-
-    def __hash__(self):
-        return hash("token")
-
-
-TOKEN = TokenType()
-NO_TOKEN = ir.FormattedConstant(TOKEN, "none")
 
 
 @dataclass
@@ -51,7 +36,8 @@ class ArgSlot:
     index: int
     name: str
     kind: str              # 'buffer' (global/constant/generic pointer), 'local', 'value', 'byval',
-                           # 'image' (descriptor address), 'sampler' (sampler_t bits)
+                           # 'image' (descriptor address), 'sampler' (sampler_t bits), 'pipe'
+                           # (descriptor address; size: its packet size)
     storage: str           # pointer storage class ('' for values)
     offset: int            # byte offset in the argument block
     size: int              # bytes in the block (values), pointee size (pointers)
@@ -88,6 +74,13 @@ def arg_layout(ml, spv_fn) -> tuple[list[ArgSlot], int]:
             # An image: the address of its descriptor; a sampler: its sampler_t bits (the
             # slot is loaded as the type's LLVM value, like a by-value argument).
             kind, size, align, slot_bytes = t.kind, 8, 8, 8
+        elif t.kind == "pipe":
+            # The address of its descriptor; size: the packet size the kernel's pipe
+            # instructions use (0: none uses it), checked against the argument at launch.
+            from .ops_pipe import packet_sizes
+
+            sizes = {size for size, _ in packet_sizes(ml.module, spv_fn)[i]}
+            kind, size, align, slot_bytes = "pipe", sizes.pop() if len(sizes) == 1 else 0, 8, 8
         else:
             raise NotSupportedError(f"kernel parameter {name} of type {t.kind} {t.name}".rstrip())
         at = (at + align - 1) // align * align
@@ -100,7 +93,7 @@ def arg_layout(ml, spv_fn) -> tuple[list[ArgSlot], int]:
 def _unwrap(spv_functions: dict, fn):
     """The function that does the work: llvm-spirv makes each kernel's entry point a wrapper
     that only calls the kernel's body with its own parameters. Looking through it lets a body
-    with barriers be split into regions instead of running as coroutines."""
+    with barriers be split into regions (the wrapper's call would otherwise be one)."""
     if len(fn.blocks) != 1:
         return fn
     insts = [i for i in fn.blocks[0].instructions if i.opcode not in (8, 317)]   # OpLine, OpNoLine
@@ -121,14 +114,15 @@ class KernelPlan:
 
     fn: object              # the SPIR-V function that does the work, with its loop cuts
     has_barriers: bool
-    uses_regions: bool      # work-item loops region by region (else: one loop, or coroutines)
+    uses_regions: bool      # work-item loops region by region (else: one loop)
     uniform_inductions: set = dataclasses.field(default_factory=set)   # see loop_cuts
 
 
 def plan_kernel(module, entry_fn_id: int, builtins=None, barrier_functions=None, spv_functions=None) -> KernelPlan:
-    """Barriers only in the kernel itself: work-item loops per region (fast). Barriers reached
-    through calls: one coroutine per work-item. Inner loops worth turning inside out (see
-    loop_cuts) make a kernel a region kernel even without barriers."""
+    """Barriers (and collectives): work-item loops per region; those reached through calls are
+    inlined into the kernel first (inline_sync.py, called by compiler.lower_kernel). Inner loops
+    worth turning inside out (see loop_cuts) make a kernel a region kernel even without
+    barriers."""
     from .loop_cuts import with_loop_cuts
     from .lowering import builtin_variables, functions_with_barriers
     from .regions import uniform_values
@@ -140,9 +134,17 @@ def plan_kernel(module, entry_fn_id: int, builtins=None, barrier_functions=None,
     fn = _unwrap(spv_functions, spv_functions[entry_fn_id])
     has_barriers = fn.id in barrier_functions
     if has_barriers and any(f in barrier_functions for f in _callees(fn)):
-        return KernelPlan(fn, True, False)
-    cut, inductions = with_loop_cuts(fn, uniform_values(builtin_variables(module) if builtins is None else builtins, fn))
+        # The compiler inlines these calls first (inline_sync.py): the kernel then runs region
+        # by region like one whose barriers are all in its own body.
+        return KernelPlan(fn, True, True)
+    uniform = uniform_values(builtin_variables(module) if builtins is None else builtins, fn)
+    cut, inductions = with_loop_cuts(fn, uniform, module)
     return KernelPlan(cut, has_barriers, has_barriers or cut is not fn, inductions)
+
+
+def kernel_body(module, entry_fn_id: int) -> int:
+    """The id of the function that does a kernel's work (see _unwrap)."""
+    return _unwrap({f.id: f for f in module.functions}, next(f for f in module.functions if f.id == entry_fn_id)).id
 
 
 def _callees(fn) -> set[int]:
@@ -191,11 +193,8 @@ class KernelBuilder:
             # item too (small), which keeps the runtime's arena arithmetic one number.
             self.frame_bytes = self.layout.bytes_per_item + self.layout.uniform_bytes + 4
             group = build_region_group(self)
-        elif self.has_barriers:
-            body = self._coroutine()
-            group = self._group_with_barriers(body)
-            self._probe(body)
-        else:
+        else:   # plan_kernel makes every kernel with barriers a region kernel
+            assert not self.has_barriers
             group = self._group_loop(*self._body())
         self._driver(group)
 
@@ -221,6 +220,9 @@ class KernelBuilder:
                 # The callee copies a ByVal argument (FunctionLowering.bind_params).
                 end = b.gep(at, [ir.Constant(I64, slot.size)], source_etype=I8)
                 values.extend([at, at, end] if self.ml.checked else [at])
+            elif slot.kind == "sampler" and self.ml.image_launch and slot.index in self.ml.image_launch.sampler_bits:
+                # A sampler the launch fixes (jit/image_launch.py): sampled reads fold its modes.
+                values.append(ir.Constant(t.llvm, self.ml.image_launch.sampler_bits[slot.index]))
             else:
                 values.append(b.load(at, typ=t.llvm, align=1))
         return values
@@ -295,85 +297,6 @@ class KernelBuilder:
         b.store(b.or_(b.load(slot, typ=I64), b.zext(b.load(flag, typ=I8), I64)), slot)
         b.ret_void()
         return fn
-
-    # ----- with barriers --------------------------------------------------------------------
-    def _coroutine(self) -> ir.Function:
-        """The kernel body as a work-item coroutine: co(ctx, ts, lx, ly, lz, flag, mem, args...)."""
-        ml = self.ml
-        fn = ir.Function(ml.llvm, ir.FunctionType(PTR, ml.signature(self.fn_type, [PTR])), name="spirvkit_item")
-        fn.linkage = "internal"
-        mark_launch_state(fn)
-        # llvmlite does not know this attribute yet; LLVM's CoroSplit needs it.
-        fn.attributes._known = fn.attributes._known | {"presplitcoroutine"}
-        fn.attributes.add("presplitcoroutine")
-        args = list(fn.args)
-        ctx, ts, lx, ly, lz, flag, mem = args[:7]
-        frame = CoroutineFrame(ml, fn, ctx, ts, mem)
-        values = ml.split_params(self.fn_type.params, args[7:])
-        fl = FunctionLowering(ml, self.spv_fn, fn, [ctx, ts, lx, ly, lz, flag], values, coroutine=frame)
-        start = frame.begin()
-        fl.alloca_builder = frame.alloca_builder
-        fl.bind_params()
-        fl.return_block = frame.final_block
-        fl.return_phis = []
-        fl.lower_body(start, frame.entry)
-        frame.finish()
-        return fn
-
-    def _group_with_barriers(self, item: ir.Function) -> ir.Function:
-        fn, ctx, ts, b, args = self.group_function()
-        flag = _word(b, ts, THREAD["fault_flag"])
-        sx, sy, sz = self.local_sizes(b, ts)
-        count = b.mul(b.mul(sx, sy), sz)
-        frames = _load_pointer(b, ts, THREAD["frames"])
-        stride = _load_word(b, ts, THREAD["frame_bytes"])
-        done_fn = self.ml.llvm.declare_intrinsic("llvm.coro.done", [], ir.FunctionType(I1, [PTR]))
-        resume_fn = self.ml.llvm.declare_intrinsic("llvm.coro.resume", [], ir.FunctionType(ir.VoidType(), [PTR]))
-
-        # Start every work-item: each runs to its initial suspend point.
-        with _counted_loop(b, fn, count, "start") as i:
-            lx = b.urem(i, sx)
-            rest = b.udiv(i, sx)
-            ly = b.urem(rest, sy)
-            lz = b.udiv(rest, sy)
-            mem = b.gep(frames, [b.mul(i, stride)], source_etype=I8)
-            b.call(item, [ctx, ts, lx, ly, lz, flag, mem, *args])
-
-        # Resume each one in turn, once per barrier, until they have all finished.
-        pending = b.alloca(I64)
-        phase = fn.append_basic_block("phase")
-        after = fn.append_basic_block("after_phase")
-        finished = fn.append_basic_block("finished")
-        b.branch(phase)
-        b.position_at_end(phase)
-        b.store(ir.Constant(I64, 0), pending)
-        with _counted_loop(b, fn, count, "resume") as i:
-            mem = b.gep(frames, [b.mul(i, stride)], source_etype=I8)
-            with b.if_then(b.not_(b.call(done_fn, [mem]))):
-                b.call(resume_fn, [mem])
-                with b.if_then(b.not_(b.call(done_fn, [mem]))):
-                    b.store(b.add(b.load(pending, typ=I64), ir.Constant(I64, 1)), pending)
-        b.branch(after)
-        b.position_at_end(after)
-        aborted = b.icmp_unsigned("!=", b.load_atomic(_word(b, ctx, CONTEXT["abort"]), "monotonic", 8, typ=I64),
-                                  ir.Constant(I64, 0))
-        all_done = b.icmp_unsigned("==", b.load(pending, typ=I64), ir.Constant(I64, 0))
-        b.cbranch(b.or_(aborted, all_done), finished, phase)
-        b.position_at_end(finished)
-        b.ret_void()
-        return fn
-
-    def _probe(self, item: ir.Function) -> None:
-        """spirvkit_probe(ctx, ts): runs a ramp with no frame so it reports the frame size (the
-        ramp stops at the initial suspend, before any kernel code; ctx is a zeroed context)."""
-        fn = ir.Function(self.ml.llvm, ir.FunctionType(PTR, [PTR, PTR]), name=PROBE_SYMBOL)
-        ctx, ts = fn.args
-        b = ir.IRBuilder(fn.append_basic_block("entry"))
-        args = [ir.Constant(t, None) for t in item.function_type.args[7:]]
-        zero = ir.Constant(I64, 0)
-        flag = _word(b, ts, THREAD["fault_flag"])
-        handle = b.call(item, [ctx, ts, zero, zero, zero, flag, ir.Constant(PTR, None), *args])
-        b.ret(handle)
 
     # ----- the launch driver ----------------------------------------------------------------
     def _driver(self, group: ir.Function) -> None:
@@ -472,104 +395,3 @@ class _counted_loop:
         if self.parallel is not None:
             back.set_metadata("llvm.loop", self.parallel)
         b.position_at_end(self.exit)
-
-
-class CoroutineFrame:
-    """The coroutine plumbing of a work-item: begin, suspend at barriers, final suspend."""
-
-    def __init__(self, ml, fn: ir.Function, ctx, ts, mem):
-        self.ml, self.fn, self.ctx, self.ts, self.mem = ml, fn, ctx, ts, mem
-        m = ml.llvm
-        self.id_fn = m.globals.get("llvm.coro.id") or ir.Function(
-            m, ir.FunctionType(TOKEN, [I32, PTR, PTR, PTR]), name="llvm.coro.id")
-        self.size_fn = m.globals.get("llvm.coro.size.i64") or ir.Function(
-            m, ir.FunctionType(I64, []), name="llvm.coro.size.i64")
-        self.begin_fn = m.globals.get("llvm.coro.begin") or ir.Function(
-            m, ir.FunctionType(PTR, [TOKEN, PTR]), name="llvm.coro.begin")
-        self.suspend_fn = m.globals.get("llvm.coro.suspend") or ir.Function(
-            m, ir.FunctionType(I8, [TOKEN, I1]), name="llvm.coro.suspend")
-        self.end_fn = m.globals.get("llvm.coro.end") or ir.Function(
-            m, ir.FunctionType(ir.VoidType(), [PTR, I1, TOKEN]), name="llvm.coro.end")
-        self.malloc = m.globals.get("malloc") or ir.Function(m, ir.FunctionType(PTR, [I64]), name="malloc")
-
-    def begin(self) -> ir.Block:
-        """Emits the ramp; returns the block where the kernel body starts."""
-        fn = self.fn
-        self.entry = fn.append_basic_block("entry")
-        probe = fn.append_basic_block("probe")
-        begin = fn.append_basic_block("begin")
-        b = ir.IRBuilder(self.entry)
-        null = ir.Constant(PTR, None)
-        token = b.call(self.id_fn, [ir.Constant(I32, 0), null, null, null])
-        size = b.call(self.size_fn, [])
-        b.cbranch(b.icmp_unsigned("==", self.mem, null), probe, begin)
-        b.position_at_end(probe)
-        b.store(size, _word(b, self.ts, THREAD["frame_need"]))
-        probe_mem = b.call(self.malloc, [size])
-        b.branch(begin)
-        b.position_at_end(begin)
-        mem = b.phi(PTR)
-        mem.add_incoming(self.mem, self.entry)
-        mem.add_incoming(probe_mem, probe)
-        self.token = token
-        self.handle = b.call(self.begin_fn, [token, mem])
-        # Shared exits: the suspend return path and the cleanup path.
-        self.ret_block = fn.append_basic_block("coro.ret")
-        self.cleanup = fn.append_basic_block("coro.cleanup")
-        self.final_block = fn.append_basic_block("coro.final")
-        rb = ir.IRBuilder(self.ret_block)
-        rb.call(self.end_fn, [self.handle, ir.Constant(I1, 0), NO_TOKEN])
-        rb.ret(self.handle)
-        ir.IRBuilder(self.cleanup).branch(self.ret_block)
-        # Allocas go in the ramp's entry, where CoroSplit expects them.
-        self.alloca_builder = ir.IRBuilder(self.entry)
-        self.alloca_builder.position_before(self.entry.instructions[0])
-        # Initial suspend: starting a work-item runs none of its code.
-        start = fn.append_basic_block("start")
-        self._suspend(b, start, final=False)
-        return start
-
-    def _suspend(self, b: ir.IRBuilder, resume: ir.Block, final: bool) -> None:
-        state = b.call(self.suspend_fn, [NO_TOKEN, ir.Constant(I1, int(final))])
-        switch = b.switch(state, self.ret_block)
-        switch.add_case(ir.Constant(I8, 0), resume if not final else self.cleanup)
-        switch.add_case(ir.Constant(I8, 1), self.cleanup)
-
-    def suspend(self, fl: FunctionLowering) -> None:
-        """A barrier: suspend the work-item; lowering continues where it resumes."""
-        after = self.fn.append_basic_block("barrier.resume")
-        self._suspend(fl.builder, after, final=False)
-        fl.builder.position_at_end(after)
-
-    def finish(self) -> None:
-        b = ir.IRBuilder(self.final_block)
-        self._suspend(b, self.cleanup, final=True)
-
-    def inline_call(self, fl: FunctionLowering, callee_id: int, args: list):
-        """Lowers a call to a function that reaches a barrier inline, inside the coroutine."""
-        ml = self.ml
-        spv_fn = ml.spv_functions[callee_id]
-        fn_type = ml.types[spv_fn.function_type]
-        cont = self.fn.append_basic_block(f"ret{callee_id}")
-        start = self.fn.append_basic_block(f"call{callee_id}")
-        inner = FunctionLowering(ml, spv_fn, self.fn, [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, fl.flag], args,
-                                 coroutine=self)
-        inner.alloca_builder = fl.alloca_builder
-        inner.bind_params()
-        inner.return_block = cont
-        rb = ir.IRBuilder(cont)
-        ret = fn_type.ret
-        if ret.kind == "void":
-            inner.return_phis = []
-        elif ret.kind == "pointer":
-            inner.return_phis = [rb.phi(PTR) for _ in range(3 if ml.checked else 1)]
-        else:
-            inner.return_phis = [rb.phi(ret.llvm)]
-        fl.builder.branch(start)
-        inner.lower_body(start, None)
-        fl.builder.position_at_end(cont)
-        if ret.kind == "void":
-            return None
-        if ret.kind == "pointer":
-            return Ptr(*inner.return_phis)
-        return inner.return_phis[0]

@@ -16,7 +16,9 @@ runs only those still looping.
 
 Only loops for which this pays are cut: innermost loops without barriers whose exit test
 compares an induction variable with a group-uniform step against a group-uniform bound, so the
-work-items' trip counts differ by little.
+work-items' trip counts differ by little; but not loops of a few iterations fixed at compile
+time (a 3x3 filter's), which LLVM unrolls inside the work-item loop: cut, each iteration would
+be a pass over the work-items' records.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from .collectives import is_sync
 from .function import successors
 
 OP_CONTROL_BARRIER, OP_PHI, OP_BRANCH_CONDITIONAL = 224, 245, 250
-OP_LINE, OP_NO_LINE, OP_IADD, OP_ISUB = 8, 317, 128, 130
+OP_LINE, OP_NO_LINE, OP_IADD, OP_ISUB, OP_CONSTANT, OP_TYPE_INT = 8, 317, 128, 130, 43, 21
+SHORT_LOOP = 8   # constant trip counts up to this are left to LLVM's unroller
 _COMPARES = {170, 171, 172, 173, 174, 175, 176, 177, 178, 179}   # OpIEqual .. OpSLessThanEqual
 
 
@@ -38,11 +41,12 @@ def is_cut(inst) -> bool:
     return inst.offset < 0
 
 
-def with_loop_cuts(fn: Function, uniform: set[int]) -> tuple[Function, set[int]]:
+def with_loop_cuts(fn: Function, uniform: set[int], module=None) -> tuple[Function, set[int]]:
     """A copy of ``fn`` with a synthetic OpControlBarrier after the phis of each loop header
     worth cutting (``fn`` itself when there is none), and the uniform induction variables of
-    the cut loops whose exit is uniform (see uniform_inductions)."""
-    headers, inductions = _cuttable_headers(fn, uniform)
+    the cut loops whose exit is uniform (see uniform_inductions). ``module``: where constants
+    are looked up (without it, short constant loops are cut too)."""
+    headers, inductions = _cuttable_headers(fn, uniform, module)
     if not headers:
         return fn, set()
     blocks = []
@@ -64,7 +68,7 @@ def with_loop_cuts(fn: Function, uniform: set[int]) -> tuple[Function, set[int]]
     return dataclasses.replace(fn, blocks=blocks), inductions
 
 
-def _cuttable_headers(fn: Function, uniform: set[int]) -> tuple[set[int], set[int]]:
+def _cuttable_headers(fn: Function, uniform: set[int], module=None) -> tuple[set[int], set[int]]:
     from .function import reverse_postorder
 
     by_id = {b.id: b for b in fn.blocks}
@@ -96,7 +100,8 @@ def _cuttable_headers(fn: Function, uniform: set[int]) -> tuple[set[int], set[in
         exits = [by_id[x].terminator for x in body
                  if any(s not in body for s in successors(by_id[x]))]
         if len(exits) == 1 and exits[0].opcode == OP_BRANCH_CONDITIONAL and \
-                _uniform_progress(defs.get(exits[0].words[1]), by_id[header], body, defs, uniform):
+                _uniform_progress(defs.get(exits[0].words[1]), by_id[header], body, defs, uniform) and \
+                not _short_constant_loop(defs.get(exits[0].words[1]), by_id[header], body, defs, module):
             cut.add(header)
             inductions |= uniform_inductions(defs.get(exits[0].words[1]), by_id[header], body, defs, uniform)
     return cut, inductions
@@ -151,6 +156,53 @@ def _uniform_progress(cond, header: Block, body: set[int], defs: dict, uniform: 
     a, b = cond.words[3], cond.words[4]
     return (_is_uniform(b, defs, uniform) and _is_induction(a, header, body, defs, uniform)) or \
         (_is_uniform(a, defs, uniform) and _is_induction(b, header, body, defs, uniform))
+
+
+def _short_constant_loop(cond, header: Block, body: set[int], defs: dict, module) -> bool:
+    """Whether the loop's exit test compares a header phi (or its update) that starts at a
+    constant and steps by a constant with a constant bound at most SHORT_LOOP steps away."""
+    if module is None:
+        return False
+    for iv, bound in ((cond.words[3], cond.words[4]), (cond.words[4], cond.words[3])):
+        end = _constant_int(module, bound)
+        phi = defs.get(iv)
+        if end is None or phi is None:
+            continue
+        if phi.opcode in (OP_IADD, OP_ISUB):   # the update in the test
+            phi = next((defs[u] for u in phi.words[3:5] if u in defs and defs[u].opcode == OP_PHI), None)
+        if phi is None or phi.opcode != OP_PHI or not any(phi is i for i in header.instructions):
+            continue
+        start = step = None
+        w = phi.words
+        for i in range(3, len(w) - 1, 2):
+            if w[i + 1] not in body:
+                start = _constant_int(module, w[i])
+                continue
+            update = defs.get(w[i])
+            if update is None or update.opcode not in (OP_IADD, OP_ISUB):
+                return False
+            steps = [_constant_int(module, u) for u in update.words[3:5] if u != phi.words[2]]
+            if len(steps) != 1 or not steps[0]:
+                return False
+            step = steps[0] if update.opcode == OP_IADD else -steps[0]
+        if start is None or step is None:
+            return False
+        trips = (end - start) // step
+        return 0 <= trips <= SHORT_LOOP
+    return False
+
+
+def _constant_int(module, value: int) -> int | None:
+    """The signed value of an integer OpConstant, else None."""
+    inst = module.definition(value)
+    if inst is None or inst.opcode != OP_CONSTANT:
+        return None
+    t = module.definition(inst.words[1])
+    if t is None or t.opcode != OP_TYPE_INT:
+        return None
+    width = t.words[2]
+    v = inst.words[3] | (inst.words[4] << 32 if width > 32 and len(inst.words) > 4 else 0)
+    return v - (1 << width) if v >> (width - 1) & 1 else v
 
 
 def _is_uniform(value: int, defs: dict, uniform: set[int]) -> bool:

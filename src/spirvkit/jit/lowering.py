@@ -14,6 +14,7 @@ from llvmlite import ir
 from ..errors import NotSupportedError
 from ..spirv.module import Function, Module
 from . import ops_arith, ops_composite, ops_control, ops_convert, ops_memory, ops_atomic, ops_ext, ops_image  # noqa: F401 (register handlers)
+from . import ops_pipe  # noqa: F401 (register handlers)
 from .constants import CONSTANT_OPS, OP_SPEC_OP, OP_UNDEF, ConstantEvaluator, GlobalAddress
 from .function import I64, PTR, BuiltinPtr, FunctionLowering, Ptr
 from .runtime_ir import RuntimeFunctions
@@ -120,6 +121,7 @@ class ModuleLowering:
         self.barrier_functions = functions_with_barriers(module)
         self.printf_sites: list[dict] = []   # printf calls: format and argument kinds (opencl_printf.py)
         self.image_functions = None           # texel and sampling routines (ops_image.py), on first use
+        self.image_launch = None              # formats and samplers fixed by a launch (image_launch.py)
 
     def fixed_word(self, name: str, index: int) -> ir.Constant | None:
         """A launch-state word this compilation fixes (the local size), else None."""
@@ -217,6 +219,9 @@ class ModuleLowering:
 
     # ----- sites ----------------------------------------------------------------------------
     def site(self, inst, kind: str, fn: Function) -> int:
+        origin = getattr(inst, "origin", None)   # a callee's instruction inlined (inline_sync.py)
+        if origin is not None:
+            inst, fn = origin[0], self.spv_functions.get(origin[1], fn)
         self.sites.append(Site(kind, inst.opname, inst.offset, self.module.name(fn.id) or f"%{fn.id}",
                                self.lines.get(inst.offset)))
         return len(self.sites) - 1

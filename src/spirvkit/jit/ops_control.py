@@ -111,12 +111,6 @@ def lower_call(fl: FunctionLowering, inst) -> None:
     w = inst.words
     callee_id = w[3]
     args = [fl.get(a) for a in w[4:]]
-    if fl.coroutine is not None and callee_id in fl.ml.barrier_functions:
-        # A callee that waits at a barrier must suspend the kernel's coroutine: inline it.
-        result = fl.coroutine.inline_call(fl, callee_id, args)
-        if result is not None:
-            fl.set(w[2], result)
-        return
     callee = fl.ml.function(callee_id)
     flat = [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, fl.flag]
     fn_type = fl.types[fl.ml.spv_functions[callee_id].function_type]
@@ -139,17 +133,16 @@ def lower_call(fl: FunctionLowering, inst) -> None:
 
 @handles("OpControlBarrier")
 def lower_control_barrier(fl: FunctionLowering, inst) -> None:
-    # A work-group runs on one thread, region after region (or coroutine after coroutine), so
+    # A work-group runs on one thread, region after region, so
     # a barrier needs no hardware fence: the return between regions already orders every
     # work-item's accesses before the next region's.
     if fl.region is not None:
         # End of this region: report which region the work-item resumes in.
         fl.builder.ret(ir.Constant(ir.IntType(32), fl.region.barrier_index[inst.offset]))
         return
-    if fl.coroutine is None:
-        # A kernel lowered without a work-item coroutine has no barrier on its paths.
-        raise NotSupportedError("OpControlBarrier outside the kernel's call tree")
-    fl.coroutine.suspend(fl)
+    # Calls that reach a barrier are inlined into the kernel (inline_sync.py), so every barrier
+    # a kernel runs is lowered inside one of its regions.
+    raise NotSupportedError("OpControlBarrier outside the kernel's call tree")
 
 
 @handles("OpMemoryBarrier")

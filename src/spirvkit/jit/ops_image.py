@@ -89,10 +89,18 @@ def _require_lod_zero(fl: FunctionLowering, inst, lod_id: int) -> None:
 
 
 def _image_operand(fl: FunctionLowering, inst, image_at: int, operands_at: int):
-    """(shape, descriptor address) of the instruction's image, its image operands checked."""
+    """(shape, descriptor address, fixed format or None) of the instruction's image, its image
+    operands checked."""
     _check_lod(fl, inst, operands_at)
     image_id = inst.words[image_at]
-    return _Shape(_image_type(fl, image_id)), fl.value(image_id)
+    t = _image_type(fl, image_id)
+    return _Shape(t), fl.value(image_id), _format(fl, t)
+
+
+def _format(fl: FunctionLowering, t):
+    """The format the launch fixes for images of type ``t`` (jit/image_launch.py), or None."""
+    launch = fl.ml.image_launch
+    return launch.format_of(t) if launch is not None else None
 
 
 # ----- sampler-less reads and writes ------------------------------------------------------------
@@ -162,18 +170,18 @@ def _result(fl: FunctionLowering, t, color: ir.Value) -> ir.Value:
 @handles("OpImageRead")
 def lower_image_read(fl: FunctionLowering, inst) -> None:
     w = inst.words
-    shape, desc = _image_operand(fl, inst, 3, 5)
+    shape, desc, fmt = _image_operand(fl, inst, 3, 5)
     result_t = fl.type(w[1])
     safe, _ = _checked_coords(fl, desc, shape, _integer_coords(fl, shape, w[4]), "image read")
     texels, _ = _functions(fl)
-    color = fl.builder.call(texels.get("load_int" if _is_integer(result_t) else "load_float"), [desc, *safe])
+    color = fl.builder.call(texels.get("load_int" if _is_integer(result_t) else "load_float", fmt), [desc, *safe])
     fl.set(w[2], _result(fl, result_t, color))
 
 
 @handles("OpImageWrite")
 def lower_image_write(fl: FunctionLowering, inst) -> None:
     w = inst.words
-    shape, desc = _image_operand(fl, inst, 1, 4)
+    shape, desc, fmt = _image_operand(fl, inst, 1, 4)
     b = fl.builder
     safe, inside = _checked_coords(fl, desc, shape, _integer_coords(fl, shape, w[2]), "image write")
     texel_t = fl.types[fl.ml.module.type_of(w[3]).result_id]
@@ -186,7 +194,7 @@ def lower_image_write(fl: FunctionLowering, inst) -> None:
         color = b.fpext(color, vec)
     texels, _ = _functions(fl)
     with b.if_then(inside):          # outside the image: nothing is written
-        b.call(texels.get("store_int" if integer else "store_float"), [desc, *safe, color])
+        b.call(texels.get("store_int" if integer else "store_float", fmt), [desc, *safe, color])
 
 
 # ----- sampled reads ----------------------------------------------------------------------------
@@ -208,18 +216,26 @@ def lower_image(fl: FunctionLowering, inst) -> None:
 def lower_sample(fl: FunctionLowering, inst) -> None:
     w = inst.words
     _check_lod(fl, inst, 5)
-    shape = _Shape(_image_type(fl, w[3]))   # the sampled image type carries its image's facts
+    sampled_t = _image_type(fl, w[3])
+    shape = _Shape(sampled_t)   # the sampled image type carries its image's facts
     b = fl.builder
     pair = fl.value(w[3])
     desc, bits = b.extract_value(pair, 0), b.extract_value(pair, 1)
+    components = _components(fl, w[4], shape.coords)
+    if isinstance(components[0].type, ir.IntType):
+        # Integer coordinates take NEAREST samplers only (OpenCL C 2.0 §6.13.14.2); with a
+        # LINEAR one the result is undefined: the texel the coordinate names, as PoCL reads it
+        # (and as kernels that pass a LINEAR sampler with integer coordinates expect).
+        bits = b.or_(b.and_(bits, ir.Constant(I32, ~SAMPLER_LINEAR)), ir.Constant(I32, SAMPLER_NEAREST))
     coords = []
-    for c in _components(fl, w[4], shape.coords):
+    for c in components:
         coords.append(b.sitofp(c, F32) if isinstance(c.type, ir.IntType) else
                       (b.fpext(c, F32) if isinstance(c.type, ir.HalfType) else c))
     coords += [ir.Constant(F32, 0.0)] * (3 - len(coords))
     result_t = fl.type(w[1])
     _, sampling = _functions(fl)
-    color = b.call(sampling.get(shape.spatial, shape.arrayed, _is_integer(result_t)), [desc, bits, *coords])
+    color = b.call(sampling.get(shape.spatial, shape.arrayed, _is_integer(result_t), _format(fl, sampled_t)),
+                   [desc, bits, *coords])
     fl.set(w[2], _result(fl, result_t, color))
 
 
@@ -253,6 +269,6 @@ def lower_query_format(fl: FunctionLowering, inst) -> None:
     w = inst.words
     b = fl.builder
     field = "channel_type" if inst.opname == "OpImageQueryFormat" else "channel_order"
-    word = descriptor_word(b, fl.value(w[3]), field)
+    word = descriptor_word(b, fl.value(w[3]), field, fmt=_format(fl, _image_type(fl, w[3])))
     elem = fl.type(w[1]).llvm
     fl.set(w[2], b.trunc(word, elem) if elem.width < 64 else word)

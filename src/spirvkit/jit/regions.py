@@ -9,7 +9,7 @@ loops), then the next region, until every work-item has returned.
 What crosses a barrier lives in a per-work-item record (structure of arrays, so consecutive
 work-items' values are adjacent): every SSA value that is live after some barrier is stored
 there when defined and loaded where used, and the kernel's private variables live there too.
-Kernels whose barriers are reached through a function call use the coroutine lowering instead.
+Barriers reached through a function call are inlined into the kernel first (inline_sync.py).
 """
 
 from __future__ import annotations

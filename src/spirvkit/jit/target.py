@@ -6,10 +6,10 @@ be a sibling of this module with the same three operations: ``describe``, ``comp
 
 Optimisation pipelines (``compile_ir(text, pipeline)``), the executor's two tiers:
 
-* ``"quick"`` (tier 1, the first launch): the always-inliner and coroutine lowering (LLVM's O0
-  module pipeline), then LLVM's O1 *function simplification* pipeline on every function (SROA,
-  early CSE, instcombine, simplifycfg, LICM, loop rotation, induction variables, ...): no loop
-  vectoriser, no unrolling; code generation at opt level 1. A few to a few tens of ms.
+* ``"quick"`` (tier 1, the first launch): the always-inliner (LLVM's O0 module pipeline),
+  then LLVM's O1 *function simplification* pipeline on every function (SROA, early CSE,
+  instcombine, simplifycfg, LICM, loop rotation, induction variables, ...): no loop vectoriser,
+  no unrolling; code generation at opt level 1. A few to a few tens of ms.
 * ``"quick-large"``: the same LLVM pipeline, for a first launch with many work-items (the host
   API's choice; the lowering may spend more on such a launch, e.g. on group guards).
 * ``"quick-vector"`` (tier 1 for a large first launch of a kernel whose inner loops are turned
@@ -229,8 +229,7 @@ def _optimise(mod, tm, pipeline: str) -> None:
         pb = llvm.create_pass_builder(tm, pto)
         pb.getModulePassManager().run(mod, pb)
     elif pipeline in ("quick", "quick-large"):
-        # O0's module pipeline: the always-inliner (work-item bodies into their loops) and the
-        # coroutine passes (kernels whose barriers run as coroutines); then O1's function
+        # O0's module pipeline: the always-inliner (work-item bodies into their loops); then O1's function
         # simplification on each function, without O1's module-level loop vectoriser, unroller
         # and inliner (half of O1's time).
         pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0))

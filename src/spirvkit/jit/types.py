@@ -20,6 +20,7 @@ OP_TYPE_POINTER, OP_TYPE_FUNCTION, OP_TYPE_FORWARD_POINTER = 32, 33, 39
 OP_TYPE_EVENT, OP_TYPE_DEVICE_EVENT, OP_TYPE_RESERVE_ID, OP_TYPE_QUEUE = 34, 35, 36, 37
 OP_TYPE_OPAQUE, OP_TYPE_UNTYPED_POINTER = 31, 4417
 OP_TYPE_IMAGE, OP_TYPE_SAMPLER, OP_TYPE_SAMPLED_IMAGE = 25, 26, 27
+OP_TYPE_PIPE = 38
 
 _FLOAT_TYPES = {16: ir.HalfType(), 32: ir.FloatType(), 64: ir.DoubleType()}
 
@@ -27,7 +28,8 @@ _FLOAT_TYPES = {16: ir.HalfType(), 32: ir.FloatType(), 64: ir.DoubleType()}
 @dataclass
 class SpvType:
     """One SPIR-V type. ``kind`` is 'void', 'bool', 'int', 'float', 'vector', 'array', 'struct',
-    'pointer', 'function', 'event', 'opaque', 'image', 'sampler' or 'sampled_image'."""
+    'pointer', 'function', 'event', 'opaque', 'image', 'sampler', 'sampled_image', 'pipe' or
+    'reserve_id'."""
 
     id: int
     kind: str
@@ -42,7 +44,8 @@ class SpvType:
     ret: SpvType | None = None           # function return type
     pointee_id: int = 0                  # pointer: the pointee's id (resolves forward pointers)
     name: str = ""                       # opaque/unsupported types: the defining opcode
-    image: dict | None = None            # image types: dim, depth, arrayed, access (grammar names)
+    image: dict | None = None            # image types: dim, depth, arrayed, access (grammar names);
+                                         # pipe types: access
 
     @property
     def scalar(self) -> SpvType:
@@ -155,7 +158,15 @@ class TypeTable:
             image = self[w[2]]
             t = SpvType(rid, "sampled_image", ir.LiteralStructType([ir.PointerType(), ir.IntType(32)]),
                         elem=image, name=inst.opname, image=image.image)
-        elif op in (OP_TYPE_EVENT, OP_TYPE_DEVICE_EVENT, OP_TYPE_RESERVE_ID, OP_TYPE_QUEUE, OP_TYPE_OPAQUE):
+        elif op == OP_TYPE_PIPE:
+            # A pipe is the address of its descriptor (jit.abi.PIPE); its packet size is in the
+            # instructions that use it (see ops_pipe.packet_sizes).
+            access = load_grammar().operand_kinds["AccessQualifier"].by_value[w[2]].name
+            t = SpvType(rid, "pipe", ir.PointerType(), name=inst.opname, image={"access": access})
+        elif op == OP_TYPE_RESERVE_ID:
+            # A reservation: (first slot << 32) | packet count (jit.abi.INVALID_RESERVE_ID: none).
+            t = SpvType(rid, "reserve_id", ir.IntType(64), width=64, name=inst.opname)
+        elif op in (OP_TYPE_EVENT, OP_TYPE_DEVICE_EVENT, OP_TYPE_QUEUE, OP_TYPE_OPAQUE):
             t = SpvType(rid, "opaque", ir.PointerType(), name=inst.opname)
         else:
             t = SpvType(rid, "unsupported", ir.VoidType(), name=inst.opname)

@@ -16,6 +16,7 @@ from ..jit.kernel import ArgSlot
 from ..jit.types import SpvType, TypeTable, c_type_name
 from .images import bind_image, bind_sampler
 from .limits import check_local_memory
+from .pipes import bind_pipe
 
 _DTYPES = {("int", 8): np.int8, ("int", 16): np.int16, ("int", 32): np.int32, ("int", 64): np.int64,
            ("float", 16): np.float16, ("float", 32): np.float32, ("float", 64): np.float64, ("bool", 1): np.bool_}
@@ -90,6 +91,10 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
             keep += [image, image.descriptor]
         elif slot.kind == "sampler":
             words[slot.offset // 8] = bind_sampler(value, where)
+        elif slot.kind == "pipe":
+            pipe = bind_pipe(value, slot, t.image["access"], where)
+            words[slot.offset // 8] = pipe.descriptor.ctypes.data
+            keep.append(pipe)
         else:
             data = _value_bytes(value, t, where, types)
             block[slot.offset: slot.offset + len(data)] = np.frombuffer(data, np.uint8)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import KernelArgumentError
-from ..jit.abi import IMAGE, SAMPLER_ADDRESS_SHIFT, SAMPLER_LINEAR, SAMPLER_NEAREST, SAMPLER_NORMALIZED
+from ..jit.abi import IMAGE, IMAGE_FORMAT, SAMPLER_ADDRESS_SHIFT, SAMPLER_LINEAR, SAMPLER_NEAREST, SAMPLER_NORMALIZED
 from ..jit.types import c_type_name
 
 # Channel order -> the stored components, in memory order: r g b a, i(ntensity), l(uminance),
@@ -160,6 +160,8 @@ class Image:
                 sizes = [sizes[0], 1, sizes[1]]   # kept as z: the layer pitch is the slice pitch
         self.size = tuple(sizes)
         self.descriptor = self._descriptor(channels)
+        # What a kernel is compiled for (jit/image_launch.py): the format's descriptor words.
+        self.format_words = tuple(int(self.descriptor[IMAGE[name]]) for name in IMAGE_FORMAT)
 
     @property
     def data(self) -> np.ndarray:
@@ -256,6 +258,18 @@ class Sampler:
     def __repr__(self):
         return (f"Sampler(normalized_coords={self.normalized_coords}, addressing_mode={self.addressing_mode!r}, "
                 f"filter_mode={self.filter_mode!r})")
+
+
+def launch_key(args) -> tuple:
+    """The image formats and samplers a launch's arguments fix (jit/image_launch.py): an entry
+    ``(index, "image", format words)`` per Image, ``(index, "sampler", bits)`` per Sampler."""
+    key = []
+    for i, value in enumerate(args):
+        if isinstance(value, Image):
+            key.append((i, "image", value.format_words))
+        elif isinstance(value, Sampler):
+            key.append((i, "sampler", value.bits))
+    return tuple(key)
 
 
 def bind_image(value, t, where: str) -> Image:

@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import KernelFault, KernelInterrupted, KernelTimeout
 from ..jit.abi import ABORT_CANCEL, ABORT_FAULT, CONTEXT, THREAD
 from ..jit.compiler import CompiledKernel
-from ..jit.kernel import PROBE_SYMBOL, RUN_SYMBOL
+from ..jit.kernel import RUN_SYMBOL
 from ..jit.target import LoadedObject
 from .args import BoundArgs
 from .limits import PRIVATE_MEM_SIZE, check_launch
@@ -28,9 +28,6 @@ from .ndrange import NDRange
 from .printf import PrintfBuffer
 
 _RUN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
-_PROBE = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
-_libc = ctypes.CDLL(None)
-_libc.free.argtypes = [ctypes.c_void_p]
 
 _pool_lock = threading.Lock()
 _pool: concurrent.futures.ThreadPoolExecutor | None = None
@@ -77,19 +74,8 @@ class LoadedKernel:
         self.compiled = compiled
         self.object = LoadedObject(compiled.object)
         self.run = _RUN(self.object.address(RUN_SYMBOL))
-        self.frame_bytes = compiled.frame_bytes      # region-split kernels know theirs
-        if compiled.has_barriers and not self.frame_bytes:
-            self.frame_bytes = self._probe_frame_size()   # coroutine frames: ask LLVM
+        self.frame_bytes = compiled.frame_bytes      # the work-items' records between regions
         self._scratch: list[dict] = []
-
-    def _probe_frame_size(self) -> int:
-        probe = _PROBE(self.object.address(PROBE_SYMBOL))
-        ctx = np.zeros(CONTEXT["_words"], np.int64)
-        ts = np.zeros(THREAD["_words"], np.int64)
-        handle = probe(ctx.ctypes.data, ts.ctypes.data)
-        if handle:
-            _libc.free(handle)
-        return (int(ts[THREAD["frame_need"]]) + 63) // 64 * 64
 
     def scratch(self, count: int, local_bytes: int, items: int) -> list[dict]:
         """Thread states, local memory and frame arenas for ``count`` workers."""
