@@ -308,3 +308,10 @@ def test_sizeof_of_a_saturating_conversion_leaves_no_decoration_behind():
     f, out = np.ones(1, np.float32), np.zeros(3, np.uint64)
     spirvkit.Program(binary).kernel("k")(1, None, f, out)
     assert out.tolist() == [8, 8, 0]
+
+
+@pytest.mark.parametrize("name", ["shuffle", "shuffle2"])
+def test_a_shuffle_without_arguments_has_no_matching_function(name):
+    # shuffle() took its mask as the last argument of an empty list (an internal compiler error).
+    err = _errors(f"kernel void k(global uchar16 *o) {{ o[0] = {name}(); }}")
+    assert (err.message, err.line, err.col) == (f"no matching function for call to '{name}'", 1, 43)

@@ -307,6 +307,8 @@ class BuiltinsMixin:
         return self.val(VOID, None)
 
     def bi_shuffle(self, args, node, name="shuffle"):
+        if not args:
+            raise SemaError(f"no matching function for call to '{name}'", node)
         vecs, mask = args[:-1], args[-1]
         if len(vecs) not in (1, 2) or not all(v.type.is_vector for v in args) or \
                 mask.type.element.signed or mask.type.element.bits != vecs[0].type.element.bits:
