@@ -21,6 +21,7 @@ from __future__ import annotations
 import pytest
 from peers import run_tool
 from val_modules import image_kernel
+from val_modules import check_invalid_breaks_the_rule, check_spirv_val_agrees, check_valid_twin_passes
 from val_modules import kernel as K
 from val_modules import shader as S
 
@@ -117,30 +118,19 @@ CASES = [
 ]
 
 
-def _assemble(text: str, env: str) -> bytes:
-    return spirvkit.assemble(text, env)
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_invalid_module_breaks_the_rule(case):
-    case_id, env, invalid, _valid, rule = case
-    diagnostics = validate(_assemble(invalid, env), env, max_errors=None)
-    assert diagnostics and diagnostics[0].rule == rule, f"{case_id}: {diagnostics[:2]}"
-    assert diagnostics[0].section and diagnostics[0].instruction
+    check_invalid_breaks_the_rule(case)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_valid_twin_passes(case):
-    case_id, env, _invalid, valid, _rule = case
-    assert validate(_assemble(valid, env), env, max_errors=None) == [], case_id
+    check_valid_twin_passes(case)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_spirv_val_agrees(case):
-    case_id, env, invalid, valid, _rule = case
-    for text, expect_valid in ((invalid, False), (valid, True)):
-        result = run_tool("spirv-val", ["--target-env", env, "-"], _assemble(text, env))
-        assert (result.returncode == 0) == expect_valid, f"{case_id}: {result.stderr.decode()}"
+    check_spirv_val_agrees(case)
 
 
 def test_ballot_bit_count_clustered_reduce_is_rejected():
@@ -150,9 +140,9 @@ def test_ballot_bit_count_clustered_reduce_is_rejected():
     caps = "OpCapability GroupNonUniform\nOpCapability GroupNonUniformBallot\nOpCapability GroupNonUniformClustered"
     types = _SCOPES + "\n%v4uint = OpTypeVector %uint 4\n%m = OpConstantComposite %v4uint %uint_0 %uint_0 %uint_0 " \
                       "%uint_0"
-    bad = _assemble(S(caps=caps, types=types, body="%x = OpGroupNonUniformBallotBitCount %uint %uint_3 "
+    bad = spirvkit.assemble(S(caps=caps, types=types, body="%x = OpGroupNonUniformBallotBitCount %uint %uint_3 "
                                                    "ClusteredReduce %m"), "spv1.6")
-    good = _assemble(S(caps=caps, types=types, body="%x = OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce %m"),
+    good = spirvkit.assemble(S(caps=caps, types=types, body="%x = OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce %m"),
                      "spv1.6")
     assert validate(bad, "spv1.6")[0].rule == "group.operation"
     assert validate(good, "spv1.6") == []
@@ -163,14 +153,14 @@ def test_index_outside_output_in_every_env():
     """"Index — Apply to a variable ... Only valid for the Output Storage Class and the Fragment
     Execution Model." (SPIR-V 3.20, 32): spirvkit applies it in every env; spirv-val only for Vulkan
     (spec_decided.py)."""
-    bad = _assemble(_variable("Index 0", "Input", interface=True), "spv1.0")
+    bad = spirvkit.assemble(_variable("Index 0", "Input", interface=True), "spv1.0")
     assert validate(bad, "spv1.0")[0].rule == "decorations.target"
     assert run_tool("spirv-val", ["--target-env", "spv1.0", "-"], bad).returncode == 0
 
 
 def test_kernel_unused():
     """The kernel template stays valid (a guard for the image cases' base)."""
-    assert validate(_assemble(K(), "opencl2.2"), "opencl2.2") == []
+    assert validate(spirvkit.assemble(K(), "opencl2.2"), "opencl2.2") == []
 
 
 def test_search_operators_make_decodable_mutants():

@@ -144,3 +144,38 @@ def offset_of(binary: bytes, opname: str, nth: int = 0) -> int:
                 return inst.offset
             seen += 1
     raise LookupError(f"no {opname} #{nth}")
+
+
+# -- (id, env, invalid module, valid twin, rule) cases: the three checks each rule table makes ----
+
+def _assemble_case(text: str, env: str) -> bytes:
+    import spirvkit
+
+    return spirvkit.assemble(text, env)
+
+
+def check_invalid_breaks_the_rule(case) -> None:
+    """The invalid module's first diagnostic is the rule, located at an instruction."""
+    from spirvkit.validate import validate
+
+    case_id, env, invalid, _valid, rule = case
+    diagnostics = validate(_assemble_case(invalid, env), env, max_errors=None)
+    assert diagnostics and diagnostics[0].rule == rule, f"{case_id}: {diagnostics[:2]}"
+    assert diagnostics[0].section and diagnostics[0].instruction
+
+
+def check_valid_twin_passes(case) -> None:
+    from spirvkit.validate import validate
+
+    case_id, env, _invalid, valid, _rule = case
+    assert validate(_assemble_case(valid, env), env, max_errors=None) == [], case_id
+
+
+def check_spirv_val_agrees(case) -> None:
+    """spirv-val rejects the invalid module and accepts its twin."""
+    from peers import run_tool
+
+    case_id, env, invalid, valid, _rule = case
+    for text, expect_valid in ((invalid, False), (valid, True)):
+        result = run_tool("spirv-val", ["--target-env", env, "-"], _assemble_case(text, env))
+        assert (result.returncode == 0) == expect_valid, f"{case_id}: {result.stderr.decode()}"

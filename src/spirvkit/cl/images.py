@@ -132,7 +132,7 @@ class Image(MemoryObject):
                 (3, True): mem_object_type.IMAGE2D_ARRAY}[len(shape), bool(is_array)]
         if buffer is not None:
             kind = mem_object_type.IMAGE1D_BUFFER
-        flags = check_mem_flags(int(flags), routine)
+        flags = check_mem_flags(int(flags), routine, hostbuf)
         if not isinstance(format, ImageFormat):
             raise LogicError(f"format must be an ImageFormat, not {type(format).__name__}", routine,
                              status_code.INVALID_IMAGE_FORMAT_DESCRIPTOR)
@@ -152,13 +152,7 @@ class Image(MemoryObject):
         pixel = format.itemsize
         row, slice_ = shape[0] * pixel, shape[0] * pixel * (shape[1] if len(shape) > 1 else 1)
         nbytes = row * int(np.prod(shape[1:], dtype=np.int64))
-        uses_host = flags & (mem_flags.USE_HOST_PTR | mem_flags.COPY_HOST_PTR)
-        if hostbuf is not None and not uses_host:
-            raise LogicError("'hostbuf' was passed, but no memory flags to make use of it", routine,
-                             status_code.INVALID_HOST_PTR)
-        if uses_host and hostbuf is None:
-            raise LogicError("USE_HOST_PTR / COPY_HOST_PTR need a hostbuf", routine, status_code.INVALID_HOST_PTR)
-        if uses_host and buffer is not None:
+        if hostbuf is not None and buffer is not None:
             raise LogicError("a 1D buffer image takes its memory from the buffer, not from a hostbuf", routine,
                              status_code.INVALID_HOST_PTR)
 

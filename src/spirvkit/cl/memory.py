@@ -44,10 +44,17 @@ def aligned_bytes(nbytes: int, routine: str = "create_buffer") -> np.ndarray:
     return raw[skip:skip + nbytes]
 
 
-def check_mem_flags(flags: int, routine: str) -> int:
+def check_mem_flags(flags: int, routine: str, hostbuf=None) -> int:
+    """A valid combination of ``mem_flags``, with a ``hostbuf`` exactly when they use one."""
     if flags & ~_KNOWN or bin(flags & _ACCESS).count("1") > 1 or bin(flags & _HOST_ACCESS).count("1") > 1 \
             or (flags & mem_flags.USE_HOST_PTR and flags & (mem_flags.COPY_HOST_PTR | mem_flags.ALLOC_HOST_PTR)):
         raise LogicError(f"invalid mem_flags combination {flags:#x}", routine, status_code.INVALID_VALUE)
+    uses_host = flags & (mem_flags.USE_HOST_PTR | mem_flags.COPY_HOST_PTR)
+    if hostbuf is not None and not uses_host:
+        raise LogicError("'hostbuf' was passed, but no memory flags to make use of it", routine,
+                         status_code.INVALID_HOST_PTR)
+    if uses_host and hostbuf is None:
+        raise LogicError("USE_HOST_PTR / COPY_HOST_PTR need a hostbuf", routine, status_code.INVALID_HOST_PTR)
     return flags
 
 
@@ -73,13 +80,7 @@ class Buffer(MemoryObject):
         routine = "create_buffer"
         if not isinstance(context, Context):
             raise LogicError("the first argument must be a Context", routine, status_code.INVALID_CONTEXT)
-        flags = check_mem_flags(int(flags), routine)
-        uses_host = flags & (mem_flags.USE_HOST_PTR | mem_flags.COPY_HOST_PTR)
-        if hostbuf is not None and not uses_host:
-            raise LogicError("'hostbuf' was passed, but no memory flags to make use of it", routine,
-                             status_code.INVALID_HOST_PTR)
-        if uses_host and hostbuf is None:
-            raise LogicError("USE_HOST_PTR / COPY_HOST_PTR need a hostbuf", routine, status_code.INVALID_HOST_PTR)
+        flags = check_mem_flags(int(flags), routine, hostbuf)
         size = int(size)
         host = None
         if hostbuf is not None:
