@@ -32,18 +32,19 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 os.environ["POCL_KERNEL_CACHE"] = "0"
 os.environ["PYOPENCL_NO_CACHE"] = "1"
 os.environ["SPIRVKIT_CACHE"] = "0"
-os.environ["SPIRVKIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="bench_images_spirvkit_cache_")
-
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 sys.path.insert(0, str(HERE))
+
+from scratch import scratch_dir  # noqa: E402
+
+os.environ["SPIRVKIT_CACHE_DIR"] = str(scratch_dir("bench_images_spirvkit_cache_"))
 
 import numpy as np  # noqa: E402
 

@@ -26,7 +26,6 @@ import pstats
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -41,6 +40,7 @@ from spirvkit.validate import validate  # noqa: E402
 
 from bench_spirv import generate_module, git_commit, spirv_tool, tool_version  # noqa: E402
 from machine import machine_info  # noqa: E402
+from scratch import scratch_dir  # noqa: E402
 
 AIM = 3.0  # the aim: spirvkit <= 3x spirv-val's time
 DEFAULT_ENVS = ("opencl2.2", "spv1.2")
@@ -99,7 +99,7 @@ def check_valid(binary: bytes, path: Path, envs, spirv_val: str) -> dict:
 
 def run_benchmark(args) -> int:
     spirv_val = spirv_tool("spirv-val")
-    work = Path(tempfile.mkdtemp(prefix="bench_val_"))
+    work = scratch_dir("bench_val_")
     start = time.perf_counter()
     path, binary, count, tiny = build_module(args.instructions, args.seed, work)
     build_s = time.perf_counter() - start
@@ -200,7 +200,7 @@ def markdown_table(r: dict) -> str:
 
 
 def run_profile(args) -> int:
-    work = Path(tempfile.mkdtemp(prefix="bench_val_"))
+    work = scratch_dir("bench_val_")
     _path, binary, count, _tiny = build_module(args.instructions, args.seed, work)
     load_grammar()
     validate(binary, args.profile)

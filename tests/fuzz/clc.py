@@ -72,6 +72,21 @@ def mutate(rng, corpus: list[str]) -> str:
     return f"//OPTIONS {options}\n" + "".join(toks)
 
 
+def validation_env(options: str) -> dict:
+    """The environment cc's output must be valid in: an OpenCL 2.0 program may use every 2.0
+    feature (pipes, device-side enqueue), which an OpenCL 3.0 device has only as optional
+    features (off in the validator's 3.0 defaults); OpenCL 3.0 builds enable them as clang does
+    for SPIR targets. Other builds are checked against the 3.0 defaults."""
+    import spirvkit
+
+    if "-cl-std=CL2.0" in options:
+        return {"target_env": "opencl2.0"}
+    if "-cl-std=CL3.0" in options:
+        return {"target_env": "opencl3.0",
+                "options": spirvkit.ValidatorOptions(pipes=True, device_enqueue=True)}
+    return {"target_env": "opencl3.0"}
+
+
 def execute(text: str) -> tuple[str, str]:
     import spirvkit
 
@@ -80,7 +95,7 @@ def execute(text: str) -> tuple[str, str]:
     if not first.startswith("//OPTIONS "):
         source = text
     binary = spirvkit.compile_cl(source, options)
-    problems = spirvkit.validate(binary, target_env="opencl3.0")
+    problems = spirvkit.validate(binary, **validation_env(options))
     if problems:
         return "invalid-output", f"{problems[0]}"[:300]
     return "ok", ""
