@@ -73,18 +73,21 @@ def mutate(rng, corpus: list[str]) -> str:
 
 
 def validation_env(options: str) -> dict:
-    """The environment cc's output must be valid in: an OpenCL 2.0 program may use every 2.0
-    feature (pipes, device-side enqueue), which an OpenCL 3.0 device has only as optional
-    features (off in the validator's 3.0 defaults); OpenCL 3.0 builds enable them as clang does
-    for SPIR targets. Other builds are checked against the 3.0 defaults."""
+    """The environment cc's output must be valid in: a device with the extensions cc enables by
+    default (64-bit atomics, sub-groups, ...: the module's capabilities and scopes need them). An
+    OpenCL 2.0 program may use every 2.0 feature (pipes, device-side enqueue), which an OpenCL 3.0
+    device has only as optional features (off in the validator's 3.0 defaults); OpenCL 3.0 builds
+    enable them as clang does for SPIR targets. Other builds are checked against the 3.0 env."""
     import spirvkit
+    from spirvkit.clc.predefined import DEFAULT_EXTENSIONS
 
+    extensions = frozenset(DEFAULT_EXTENSIONS)
     if "-cl-std=CL2.0" in options:
-        return {"target_env": "opencl2.0"}
+        return {"target_env": "opencl2.0", "options": spirvkit.ValidatorOptions(extensions=extensions)}
     if "-cl-std=CL3.0" in options:
         return {"target_env": "opencl3.0",
-                "options": spirvkit.ValidatorOptions(pipes=True, device_enqueue=True)}
-    return {"target_env": "opencl3.0"}
+                "options": spirvkit.ValidatorOptions(pipes=True, device_enqueue=True, extensions=extensions)}
+    return {"target_env": "opencl3.0", "options": spirvkit.ValidatorOptions(extensions=extensions)}
 
 
 def execute(text: str) -> tuple[str, str]:
