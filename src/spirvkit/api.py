@@ -42,6 +42,7 @@ import functools
 import gc
 import os
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -147,6 +148,11 @@ class Program:
         self._kernels: dict[str, Kernel] = {}
         self._globals: np.ndarray | None = None
         self._lock = threading.Lock()
+        # Device-side enqueue: a device queue per host launch (kept for the next one), and the
+        # kernel that runs each Invoke function.
+        self.device_enqueue = "DeviceEnqueue" in self.module.capabilities
+        self._queues: list = []
+        self._invoked: dict[int, str] = {}
 
     @property
     def kernel_names(self) -> list[str]:
@@ -175,6 +181,47 @@ class Program:
                                           pipeline=pipeline, images=images)
             cache.store(key, compiled, disk=optimized)
         return compiled
+
+    # -- device-side enqueue ------------------------------------------------------------------
+
+    def _enqueued_kernel(self, invoke: int) -> str:
+        """The kernel that runs a block's Invoke function (the lowering checked there is one)."""
+        name = self._invoked.get(invoke)
+        if name is None:
+            from .jit.ops_enqueue import invoke_kernel
+
+            name = self._invoked[invoke] = invoke_kernel(self.module, invoke).name
+        return name
+
+    def _device_queue(self):
+        from .runtime.device_queue import DeviceQueue
+
+        with self._lock:
+            queue = self._queues.pop() if self._queues else None
+        if queue is None:
+            queue = DeviceQueue()
+        else:
+            queue.reset()
+        return queue
+
+    def _release_queue(self, queue) -> None:
+        with self._lock:
+            if len(self._queues) < 4:
+                self._queues.append(queue)
+
+    def _run_enqueued(self, queue, mode: str, printf, sub_group_size, command, timeout) -> None:
+        """Launches a kernel command of ``queue`` (a child of a host launch)."""
+        name = command.name
+        kernel = self.kernel(name)
+        ndrange = queue.child_ndrange(command, kernel.required_local_size)
+        size = kernel._specialised_size(ndrange)
+        x, y, z = ndrange.global_size
+        loaded = kernel._launch_object(mode, size, x * y * z)
+        compiled = loaded.compiled
+        bound = queue.bind_child(command, compiled.slots, compiled.local_bytes, name)
+        launch(loaded, ndrange, bound, self._globals_block(compiled), timeout, name,
+               locate=lambda: kernel._launch_object("report", size), printf=printf, sub_group_size=sub_group_size,
+               device_queue=queue)
 
     def _cached(self, name: str, mode: str, local_size: tuple | None, pipeline: str,
                 images: tuple = ()) -> CompiledKernel | None:
@@ -416,9 +463,25 @@ class Kernel:
         compiled = loaded.compiled
         bound = bind(compiled.slots, compiled.args_bytes, self.program.types, args, compiled.local_bytes)
         check_constant_arguments(self.name, resources.constant_bytes, bound.constant_bytes)
-        launch(loaded, ndrange, bound, self.program._globals_block(compiled), timeout, self.name,
-               locate=lambda: self._launch_object("report", size, images=images), printf=printf,
-               sub_group_size=sub_group_size)
+        program = self.program
+        if not program.device_enqueue:
+            launch(loaded, ndrange, bound, program._globals_block(compiled), timeout, self.name,
+                   locate=lambda: self._launch_object("report", size, images=images), printf=printf,
+                   sub_group_size=sub_group_size)
+            return
+        # Device-side enqueue: the children run once this launch is over, until none is left
+        # (runtime/device_queue.py); the call returns when the last descendant has finished.
+        deadline = None if timeout is None else time.monotonic() + float(timeout)
+        mode = "unchecked" if unchecked else "checked"
+        queue = program._device_queue()
+        try:
+            queue.start_root(self.name, program._enqueued_kernel)
+            launch(loaded, ndrange, bound, program._globals_block(compiled), timeout, self.name,
+                   locate=lambda: self._launch_object("report", size, images=images), printf=printf,
+                   sub_group_size=sub_group_size, device_queue=queue)
+            queue.drain(functools.partial(program._run_enqueued, queue, mode, printf, sub_group_size), deadline)
+        finally:
+            program._release_queue(queue)
 
     def __repr__(self):
         params = ", ".join(f"{a.type} {a.name}" for a in self.args)
@@ -433,6 +496,14 @@ def _sub_group_size(value) -> int | None:
     return int(value)
 
 
+
+def read_input(path: Path) -> bytes:
+    """A module or source file's bytes; an unreadable path is a SpirvkitError naming it."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise SpirvkitError(f"{path}: cannot read: {exc.strerror}") from None
+
 def _load(source) -> tuple[Module, bytes]:
     if isinstance(source, Module):
         return source, source.to_bytes()
@@ -446,10 +517,7 @@ def _load(source) -> tuple[Module, bytes]:
         return Module.from_bytes(data), data
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise SpirvkitError(f"{path}: cannot read: {exc.strerror}") from None
+        data = read_input(path)
         if path.suffix == ".cl":
             from .clc.compiler import compile_cl
             data = compile_cl(data.decode("utf-8", "surrogateescape"), filename=str(path))

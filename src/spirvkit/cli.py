@@ -120,6 +120,12 @@ _VAL_FEATURES = ("generic_address_space", "pipes", "device_enqueue", "subgroups"
                  "int64_atomics", "fp16", "fp64", "images", "read_write_images", "program_scope_global_variables")
 
 
+def _cmd_amber(args) -> int:
+    from .vk.amber import main as amber_main
+
+    return amber_main(args.files)
+
+
 def _cmd_val(args) -> int:
     from .validate import ValidatorOptions, validate
 
@@ -232,6 +238,17 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("input", help="binary module ('-' for standard input)")
     p.add_argument("--version", action="version", version=f"spirvkit info {__version__}")
     p.set_defaults(func=_cmd_info)
+
+    p = sub.add_parser(
+        "amber",
+        help="run AmberScript compute tests (Vulkan compute shaders on the CPU)",
+        description="Run AmberScript files (the compute subset: SHADER compute, BUFFER, PIPELINE compute, RUN, "
+        "EXPECT, COPY, REPEAT). Exits 0 iff every script ran and all its EXPECTs held; a failing EXPECT is named "
+        "by its line with the first differing value. Several files: one line each and a total.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE.amber", help="AmberScript file(s)")
+    p.add_argument("--version", action="version", version=f"spirvkit amber {__version__}")
+    p.set_defaults(func=_cmd_amber)
 
     if command in (None, "val"):
         _add_val_parser(sub)

@@ -119,8 +119,7 @@ def test_vector_width_hints():
     assert d.native_vector_width_double == d.get_info(cl.device_info.NATIVE_VECTOR_WIDTH_DOUBLE) == 1
 
 
-@pytest.mark.parametrize("name", ["SVM", "enqueue_fill_image", "enqueue_map_image", "ImageDescriptor", "Pipe",
-                                  "link_program"])
+@pytest.mark.parametrize("name", ["SVM", "enqueue_fill", "svm_empty", "Pipe", "link_program"])
 def test_pyopencl_names_not_there_yet_say_so(name):
     with pytest.raises(AttributeError, match=f"not supported yet: pyopencl.{name}"):
         getattr(cl, name)

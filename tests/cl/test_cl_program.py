@@ -251,8 +251,9 @@ def test_arg_info(ctx):
     with pytest.raises(cl.LogicError) as info:
         k.get_arg_info(4, cl.kernel_arg_info.NAME)
     assert info.value.code == cl.status_code.INVALID_ARG_INDEX
-    with pytest.raises(cl.LogicError, match="not supported yet"):
-        k.get_arg_info(0, cl.kernel_arg_info.TYPE_QUALIFIER)
+    q = cl.kernel_arg_type_qualifier
+    assert [k.get_arg_info(i, cl.kernel_arg_info.TYPE_QUALIFIER) for i in range(4)] == [q.CONST, q.NONE, q.NONE,
+                                                                                        q.CONST]
 
 
 def test_cltypes_vectors_as_arguments(ctx, queue):

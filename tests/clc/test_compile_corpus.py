@@ -75,13 +75,11 @@ def test_compiles_and_validates(stem, tmp_path):
 
 
 # The project's other OpenCL C sources: the disassembler/validator fixtures' sources, the
-# benchmarks, the group-guard kernels. They compile and validate; the one that uses features
-# the compiler leaves out says so.
+# benchmarks, the group-guard kernels. They compile and validate; one that used features the
+# compiler leaves out would say so here.
 OTHER_ROOTS = [KERNELS.parent / "clc", KERNELS.parent / "guard", KERNELS.parents[2] / "benchmarks" / "kernels"]
 OTHER_SOURCES = sorted(str(p.relative_to(KERNELS.parents[2])) for root in OTHER_ROOTS for p in root.glob("*.cl"))
-OTHER_NOT_SUPPORTED = {
-    "tests/data/clc/device_enqueue.cl": "not supported yet: device-side enqueue",
-}
+OTHER_NOT_SUPPORTED: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("relpath", OTHER_SOURCES)

@@ -8,12 +8,15 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
 import spirvkit
 from spirvkit.clc.preprocessor import PreprocessorOptions, split_command_line
 from spirvkit.errors import CompileError
 from spirvkit.spirv.module import Module
+
+from peers import spirv_tool
 
 KERNEL = "kernel void k(global float *p) {{ {} }}\n"
 
@@ -315,3 +318,44 @@ def test_a_shuffle_without_arguments_has_no_matching_function(name):
     # shuffle() took its mask as the last argument of an empty list (an internal compiler error).
     err = _errors(f"kernel void k(global uchar16 *o) {{ o[0] = {name}(); }}")
     assert (err.message, err.line, err.col) == (f"no matching function for call to '{name}'", 1, 43)
+
+
+@pytest.mark.parametrize("call", ["shuffle2(s, (uint4)(0, 5, 2, 7))", "shuffle(s, s, (uint4)(0, 1, 2, 3))",
+                                  "shuffle2(s, (int4)(1), (uint4)(0, 1, 2, 3))"])
+def test_a_shuffle_with_the_wrong_operand_count_or_types_has_no_matching_function(call):
+    # shuffle2 with two arguments wrote an OpExtInst without its mask (found by the clc fuzzer).
+    err = _errors(f"kernel void k(global uint4 *o) {{ uint4 s = o[0]; o[1] = {call}; }}")
+    assert (err.message, err.col) == (f"no matching function for call to '{call[:call.index('(')]}'", 57)  # as clang-15
+
+
+def test_an_infinite_component_of_an_integer_vector_constant_is_no_internal_error():
+    # (int4)(..., 0x1p9993, ...) in a program-scope initializer folded int(inf) (an internal
+    # compiler error found by the clc fuzzer); out-of-range float -> int is undefined, folded to 0.
+    source = ("constant int4 lut[] = {(int4)(0, 1, 2, 3), (int4)(1, 2, 0x1p9993, 1)};\n"
+              "kernel void k(global int *o) { o[0] = lut[1].z + lut[1].w; }")
+    binary = spirvkit.compile_cl(source, "-cl-std=CL2.0")
+    assert spirvkit.validate(binary, target_env="opencl2.0") == []
+    out = np.zeros(1, np.int32)
+    spirvkit.Program(binary).kernel("k")(1, None, out)
+    assert out[0] == 1
+
+
+@pytest.mark.parametrize("success, failure", [
+    ("relaxed", "acquire"), ("release", "seq_cst"), ("relaxed", "seq_cst"), ("seq_cst", "acq_rel"),
+    ("acquire", "release"), ("release", "acquire")])
+def test_compare_exchange_with_a_failure_order_stronger_than_success_is_valid_spirv(success, failure, tmp_path):
+    # The clc fuzzer's finding: memory_scope_device passed as the failure order (it is
+    # memory_order_acquire's value) with a relaxed success order gave Unequal semantics stronger
+    # than Equal ones, which spirv-val rejects; cc now strengthens the success order.
+    source = ("kernel void k(global atomic_int *a, global int *o) { int e = 0;\n"
+              f"  o[0] = atomic_compare_exchange_strong_explicit(&a[0], &e, 7, memory_order_{success},"
+              f" memory_order_{failure}, memory_scope_device); o[1] = e; }}")
+    binary = spirvkit.compile_cl(source, "-cl-std=CL2.0")
+    path = tmp_path / "m.spv"
+    path.write_bytes(binary)
+    r = subprocess.run([spirv_tool("spirv-val"), "--target-env", "opencl2.0", str(path)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert spirvkit.validate(binary, target_env="opencl2.0") == []
+    a, o = np.zeros(1, np.int32), np.full(2, -1, np.int32)
+    spirvkit.Program(binary).kernel("k")(1, None, a, o)
+    assert a[0] == 7 and list(o) == [1, 0]

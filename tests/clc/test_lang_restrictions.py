@@ -128,9 +128,12 @@ REJECT = [
     # pipes (issue 15): the other §6.13.16 restrictions are in test_lang_pipes.py
     ("pipe_builtin_without_a_pipe", K.format("read_pipe(0, 0);"), "first argument to 'read_pipe' must be a pipe type",
      2, 1),
-    ("blocks_not_supported_yet", K.format("int (^b)(int) = ^(int x){ return x; };"), "not supported yet: blocks", 2, 6),
-    ("enqueue_not_supported_yet", K.format("enqueue_marker(0, 0, 0, 0);"),
-     "not supported yet: device-side enqueue ('enqueue_marker')", 2, 1),
+    # blocks (issue 15): the other §6.12 restrictions are in test_lang_blocks.py
+    ("block_variable_uninitialized", K.format("int (^b)(int);"), "invalid block variable declaration - must be "
+     "initialized", 2, 7),
+    # device-side enqueue (issue 15): the other §6.13.17 checks are in test_lang_device_enqueue.py
+    ("enqueue_without_a_block", K.format("enqueue_kernel(get_default_queue(), 0, ndrange_1D(1), 0);"),
+     "illegal call to 'enqueue_kernel', expected block argument type", 2, 55),
     ("mipmap_query_not_supported_yet", K.format("get_image_num_mip_levels(0);"),
      "not supported yet: image functions of cl_khr_mipmap_image and cl_khr_gl_msaa_sharing "
      "('get_image_num_mip_levels')", 2, 1),

@@ -341,13 +341,8 @@ def test_pragma_and_macros():
     (K.format("o[0] = get_sub_group_id(0);"), "-cl-std=CL2.0",
      "too many arguments to function call, expected 0, have 1", 2, 25),
     (K.format("sub_group_barrier();"), "-cl-std=CL2.0", "no matching function for call to 'sub_group_barrier'", 2, 1),
-    (K.format("o[0] = sub_group_clustered_reduce_max(o[1], 2u);"), "-cl-std=CL2.0",
-     "not supported yet: cl_khr_subgroup_clustered_reduce ('sub_group_clustered_reduce_max')", 2, 8),
-    (K.format("o[0] = sub_group_rotate(o[1], 1);"), "-cl-std=CL2.0",
-     "not supported yet: cl_khr_subgroup_rotate ('sub_group_rotate')", 2, 8),
 ], ids=["cl_1_2_item", "cl_1_2_collective", "extension_disabled", "no_such_operation", "vector_argument",
         "broadcast_takes_one_id", "pointer_predicate", "vector_predicate", "two_predicates",
-        "item_takes_no_argument", "barrier_without_flags",
-        "clustered_reduce_extension", "rotate_extension"])
+        "item_takes_no_argument", "barrier_without_flags"])
 def test_rejected(source, options, message, line, col):
     check_rejected(source, message, line, col, options)

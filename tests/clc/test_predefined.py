@@ -31,14 +31,15 @@ SPEC_REQUIRED = [
 # Deliberately not defined (see src/spirvkit/clc/predefined.py for why).
 NOT_DEFINED = ["FP_FAST_FMA", "FP_FAST_FMAF", "__FAST_RELAXED_MATH__",
                "__opencl_c_images", "__opencl_c_pipes", "__opencl_c_device_enqueue",
-               "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate", "cl_khr_subgroup_extended_types",
+               "cl_khr_subgroup_extended_types",
                "cl_intel_subgroups", "as_float"]
 # Defined in every version as clang-15 defines them for spir (images work end to end).
 IMAGE_MACROS = ["__IMAGE_SUPPORT__", "cl_khr_3d_image_writes", "cl_khr_depth_images"]
 # The cl_khr_subgroup_* extensions cc implements: OpenCL C 2.0 and later, as in clang-15.
 SUBGROUP_EXTENSIONS = ["cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_vote",
                        "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_shuffle",
-                       "cl_khr_subgroup_shuffle_relative"]
+                       "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_clustered_reduce",
+                       "cl_khr_subgroup_rotate"]
 
 
 def clang_macros(fixture: str) -> dict[str, tuple]:

@@ -74,10 +74,8 @@ def test_language_restrictions(source, message):
 
 @pytest.mark.parametrize("source,what", [
     ("kernel void k(read_only image2d_msaa_t i) {}", "not supported yet: image type 'image2d_msaa_t'"),
-    ("kernel void k(global int *o) { enqueue_marker(0, 0, 0, 0); }", "not supported yet: device-side enqueue"),
+    ("kernel void k(global int *o, clk_event_t e) { }", "not supported yet: a 'clk_event_t' kernel parameter"),
     ("struct S { pipe int p; };\nkernel void k(global int *o) { }", "not supported yet: a pipe in a structure"),
-    ("kernel void k(global int *o) { o[0] = sub_group_clustered_reduce_add(1, 4u); }",
-     "not supported yet: cl_khr_subgroup_clustered_reduce"),
 ])
 def test_not_supported_yet_at_the_construct(source, what):
     err = error_of(source)

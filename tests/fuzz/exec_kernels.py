@@ -46,7 +46,9 @@ def _mutant(rng, words: list[int]) -> list[int]:
     for _ in range(rng.choice((1, 1, 2, 3))):
         op = rng.randrange(4)
         if op == 0:   # a constant's value
-            consts = [s for s in starts if words[s] & 0xFFFF == OP_CONSTANT and words[s] >> 16 >= 4]
+            # (a word mutation may have left the last instruction's word count past the end)
+            consts = [s for s in starts if words[s] & 0xFFFF == OP_CONSTANT and words[s] >> 16 >= 4
+                      and s + 3 < len(words)]
             if consts:
                 s = rng.choice(consts)
                 words[s + 3] = rng.choice(INTERESTING) if rng.random() < 0.7 else rng.randrange(1 << 32)

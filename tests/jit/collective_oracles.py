@@ -88,3 +88,25 @@ def wg_loop(local: int):
         out = g + g.max(1, keepdims=True)
         return [None, out.ravel().astype(np.int32), None]
     return oracle
+
+
+# -- sub-group models (cl_khr_subgroup_clustered_reduce, cl_khr_subgroup_rotate) ---------------
+
+def clustered_reduce(values: list, active: list[bool], cluster: int, fn) -> dict[int, object]:
+    """{sub-group local id: result} of a clustered reduction of one sub-group's ``values``: the
+    ids [k * cluster, (k + 1) * cluster) combine, the active ones only, in id order."""
+    out = {}
+    for start in range(0, len(values), cluster):
+        ids = [i for i in range(start, min(start + cluster, len(values))) if active[i]]
+        acc = None
+        for i in ids:
+            acc = values[i] if acc is None else fn(acc, values[i])
+        out.update({i: acc for i in ids})
+    return out
+
+
+def rotation_source(i: int, delta: int, size: int) -> int:
+    """The sub-group local id whose value id ``i`` gets from a rotation by ``delta`` (taken as a
+    32-bit unsigned value) in groups of ``size`` (the ClusterSize, or the maximum sub-group size):
+    ((i + delta) mod size) + (i - i mod size)."""
+    return (i + delta) % (1 << 32) % size + (i - i % size)

@@ -5,8 +5,8 @@ Launches use a chosen sub-group size (3: a work-group of 8 is sub-groups of 3, 3
 partial work-group of the 1-D NDRange has 6), in 1-D and 2-D. Each work-item reads x = a[linear
 id]; the models see each sub-group's x in sub-group local id order. The *_active cases run the
 instruction only in the work-items with an odd x: the non-uniform ops then combine the active
-ones only. Ballot bits beyond 128 and clustered reductions are not modelled (a ClusteredReduce
-stays "not supported yet").
+ones only. Ballot bits beyond 128 are not modelled; ClusteredReduce and OpGroupNonUniformRotateKHR
+are tested in test_clustered_rotate.py.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 from jit.asm_kernel import ld, simple, st
-from spirvkit.errors import NotSupportedError
 
 CAPS = ("GroupNonUniform", "GroupNonUniformVote", "GroupNonUniformArithmetic", "GroupNonUniformBallot",
         "GroupNonUniformShuffle", "GroupNonUniformShuffleRelative")
@@ -221,9 +220,3 @@ def test_non_uniform_op_in_active_work_items(case, layout):
             if w is not None:
                 assert out[g] == w, (case, members, g)
 
-
-def test_clustered_reduce_not_supported():
-    body = "%r = OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %x %uint_2\n"
-    with pytest.raises(NotSupportedError, match="not supported yet: OpGroupNonUniformIAdd with group operation "
-                                                "ClusteredReduce"):
-        _run(body, "1d", capabilities=CAPS + ("GroupNonUniformClustered",))

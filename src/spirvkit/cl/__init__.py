@@ -38,10 +38,9 @@ array is too small for the region are refused (INVALID_VALUE) where pyopencl rea
 past the array.
 
 Not supported yet (``AttributeError`` / ``LogicError`` saying "not supported yet"): SVM, pipes,
-sub-buffers, program binaries and linking, ``enqueue_fill_image``, ``enqueue_map_image``,
-``ImageDescriptor``, ``get_arg_info``'s TYPE_QUALIFIER, and the libraries above the core
-(``pyopencl.array``, ``elementwise``, ``reduction``, ``scan``, ``clrandom``, ``tools``: importing
-them raises ImportError "not supported yet: pyopencl.<module>").
+program binaries and linking, USE_HOST_PTR images with padded host rows, and the libraries above
+the core (``pyopencl.array``, ``elementwise``, ``reduction``, ``scan``, ``clrandom``, ``tools``:
+importing them raises ImportError "not supported yet: pyopencl.<module>").
 """
 
 from __future__ import annotations
@@ -55,8 +54,9 @@ from .constants import (addressing_mode, build_status, channel_order, channel_ty
                         mem_migration_flags, mem_object_type, platform_info, profiling_info, program_build_info,
                         program_info, sampler_info, status_code)
 from .errors import Error, LogicError, MemoryError, RuntimeError
-from .images import (DTYPE_TO_CHANNEL_TYPE, DTYPE_TO_CHANNEL_TYPE_NORM, Image, ImageFormat, Sampler, create_image,
-                     get_supported_image_formats, image_from_array)
+from .images import (DTYPE_TO_CHANNEL_TYPE, DTYPE_TO_CHANNEL_TYPE_NORM, Image, ImageDescriptor, ImageFormat, Sampler,
+                     create_image, enqueue_fill_image, enqueue_map_image, get_supported_image_formats,
+                     image_from_array)
 from . import cltypes
 from .memory import (Buffer, MemoryObject, MemoryObjectHolder, enqueue_copy, enqueue_fill_buffer, enqueue_map_buffer,
                      enqueue_migrate_mem_objects)
@@ -76,8 +76,7 @@ def get_cl_header_version() -> tuple[int, int]:
 _NOT_YET = ("SVM", "SVMAllocation", "SVMMap", "SVMPointer", "svm_empty", "svm_empty_like", "csvm_empty",
             "csvm_empty_like", "fsvm_empty", "fsvm_empty_like", "enqueue_svm_memfill", "enqueue_svm_migrate_mem",
             "enqueue_fill", "svm_mem_flags", "Pipe", "pipe_info", "pipe_properties", "link_program",
-            "create_program_with_built_in_kernels", "ImageDescriptor", "enqueue_fill_image", "enqueue_map_image",
-            "enqueue_copy_buffer_p2p_amd", "NannyEvent", "have_gl", "gl_context_info", "kernel_sub_group_info",
+            "create_program_with_built_in_kernels", "enqueue_copy_buffer_p2p_amd", "NannyEvent", "have_gl", "gl_context_info", "kernel_sub_group_info",
             "device_partition_property", "device_affinity_domain", "unload_platform_compiler")
 
 
@@ -92,15 +91,15 @@ VERSION_TEXT = "2026.1 (spirvkit.cl)"
 
 __all__ = [
     "Buffer", "CommandQueue", "CompilerWarning", "Context", "DTYPE_TO_CHANNEL_TYPE", "DTYPE_TO_CHANNEL_TYPE_NORM",
-    "Device", "Error", "Event", "Image", "ImageFormat", "Kernel", "LocalMemory", "LogicError", "MemoryError",
-    "MemoryObject", "MemoryObjectHolder", "Platform", "Program", "RuntimeError", "Sampler", "UserEvent",
+    "Device", "Error", "Event", "Image", "ImageDescriptor", "ImageFormat", "Kernel", "LocalMemory", "LogicError",
+    "MemoryError", "MemoryObject", "MemoryObjectHolder", "Platform", "Program", "RuntimeError", "Sampler", "UserEvent",
     "addressing_mode", "build_status", "channel_order", "channel_type", "cltypes", "command_execution_status",
     "command_queue_info", "command_queue_properties", "command_type", "context_info", "create_image",
     "create_program_with_il", "create_some_context", "device_exec_capabilities", "device_fp_config", "device_info",
     "device_local_mem_type", "device_mem_cache_type", "device_type", "enqueue_barrier", "enqueue_copy",
-    "enqueue_fill_buffer", "enqueue_map_buffer", "enqueue_marker", "enqueue_migrate_mem_objects",
-    "enqueue_nd_range_kernel", "event_info", "filter_mode", "get_cl_header_version", "get_platforms",
-    "get_supported_image_formats", "image_from_array", "image_info", "kernel_arg_access_qualifier",
+    "enqueue_fill_buffer", "enqueue_fill_image", "enqueue_map_buffer", "enqueue_map_image", "enqueue_marker",
+    "enqueue_migrate_mem_objects", "enqueue_nd_range_kernel", "event_info", "filter_mode", "get_cl_header_version",
+    "get_platforms", "get_supported_image_formats", "image_from_array", "image_info", "kernel_arg_access_qualifier",
     "kernel_arg_address_qualifier", "kernel_arg_info", "kernel_arg_type_qualifier", "kernel_info",
     "kernel_work_group_info", "map_flags", "mem_flags", "mem_info", "mem_migration_flags", "mem_object_type",
     "platform_info", "profiling_info", "program_build_info", "program_info", "sampler_info", "status_code",

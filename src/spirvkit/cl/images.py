@@ -107,9 +107,12 @@ class Image(MemoryObject):
         from .memory import Buffer, check_mem_flags, host_bytes
 
         routine = "clCreateImage"
-        if desc is not None:
-            raise LogicError("not supported yet: Image(desc=ImageDescriptor) (pass shape, is_array, buffer)",
-                             routine, status_code.INVALID_IMAGE_DESCRIPTOR)
+        if desc is not None:   # pyopencl's checks and messages (the last one is pyopencl's too)
+            for given, what in ((shape is not None, "shape"), (pitches is not None, "pitches"),
+                                (is_array, "is_array"), (buffer is not None, "is_array")):
+                if given:
+                    raise TypeError(f"{what} may not be passed when using descriptor")
+            shape, pitches, is_array, buffer = desc._image_arguments(routine)
         if not isinstance(context, Context):
             raise LogicError("the first argument must be a Context", routine, status_code.INVALID_CONTEXT)
         if shape is None and hostbuf is None:
@@ -297,6 +300,168 @@ def _host_pitches(pitches, shape, row: int, slice_: int, routine: str) -> tuple:
     return (rp, sp) if len(shape) > 2 else (rp,)
 
 
+class ImageDescriptor:
+    """pyopencl's ``ImageDescriptor`` (cl_image_desc): set ``image_type``, ``shape`` (which,
+    as in pyopencl, also sets ``array_size`` to its third number), ``array_size``, ``pitches``
+    (row, slice) for a hostbuf, ``buffer`` for a 1D buffer image; pass it as ``Image(ctx,
+    flags, format, desc=desc, hostbuf=...)``. Mipmaps and multisampling are not in OpenCL C
+    here: ``num_mip_levels`` and ``num_samples`` must stay 0."""
+
+    def __init__(self):
+        self.image_type = 0
+        self.image_width = self.image_height = self.image_depth = 0
+        self.array_size = 0
+        self.image_row_pitch = self.image_slice_pitch = 0
+        self.num_mip_levels = self.num_samples = 0
+        self.buffer = None
+
+    @property
+    def shape(self):
+        raise AttributeError("ImageDescriptor.shape can be set, not read (as in pyopencl)")
+
+    @shape.setter
+    def shape(self, value) -> None:
+        dims = tuple(int(v) for v in value)
+        if not 1 <= len(dims) <= 3:
+            raise ValueError("shape: 1 to 3 numbers")
+        dims += (1,) * (3 - len(dims))
+        self.image_width, self.image_height, self.image_depth = dims
+        self.array_size = dims[2]
+
+    @property
+    def pitches(self):
+        raise AttributeError("ImageDescriptor.pitches can be set, not read (as in pyopencl)")
+
+    @pitches.setter
+    def pitches(self, value) -> None:
+        given = tuple(int(v) for v in value) + (0, 0)
+        self.image_row_pitch, self.image_slice_pitch = given[:2]
+
+    def _image_arguments(self, routine: str):
+        """(shape, pitches, is_array, buffer) for Image, as clCreateImage reads the descriptor."""
+        kind = self.image_type
+        if kind not in _TYPES:
+            raise LogicError(f"image_type {kind!r} is not an image type", routine, status_code.INVALID_VALUE)
+        if self.num_mip_levels or self.num_samples:
+            raise LogicError("num_mip_levels and num_samples must be 0", routine,
+                             status_code.INVALID_IMAGE_DESCRIPTOR)
+        w, h, d, n = self.image_width, self.image_height, self.image_depth, self.array_size
+        mt = mem_object_type
+        shape = {mt.IMAGE1D: (w,), mt.IMAGE1D_BUFFER: (w,), mt.IMAGE1D_ARRAY: (w, n), mt.IMAGE2D: (w, h),
+                 mt.IMAGE2D_ARRAY: (w, h, n), mt.IMAGE3D: (w, h, d)}[kind]
+        if min(shape) < 1:
+            raise LogicError(f"image size {shape}: each dimension must be at least 1", routine,
+                             status_code.INVALID_IMAGE_SIZE)
+        pitches = tuple(p for p in (self.image_row_pitch, self.image_slice_pitch)) if self.image_row_pitch \
+            or self.image_slice_pitch else None
+        if kind == mt.IMAGE1D_BUFFER and self.buffer is None:
+            raise LogicError("a 1D buffer image needs desc.buffer", routine, status_code.INVALID_IMAGE_DESCRIPTOR)
+        if kind != mt.IMAGE1D_BUFFER and self.buffer is not None:
+            raise LogicError("desc.buffer is for 1D buffer images", routine, status_code.INVALID_IMAGE_DESCRIPTOR)
+        return shape, pitches, kind in (mt.IMAGE1D_ARRAY, mt.IMAGE2D_ARRAY), self.buffer
+
+
+# The fill color's type by channel type: write_imagef / write_imagei / write_imageui's.
+_SIGNED = {"SIGNED_INT8", "SIGNED_INT16", "SIGNED_INT32"}
+_UNSIGNED = {"UNSIGNED_INT8", "UNSIGNED_INT16", "UNSIGNED_INT32"}
+_FILL_KERNELS: dict = {}
+
+
+_NORMALISED = {"UNORM_INT8": 255.0, "UNORM_INT16": 65535.0, "SNORM_INT8": 127.0, "SNORM_INT16": 32767.0}
+
+
+def _fill_pixel(image: Image, color, routine: str) -> np.ndarray:
+    """The bytes of one pixel of ``image``'s format holding ``color`` (four floats, ints or
+    uints by the channel type, as clEnqueueFillImage reads them): written by a one-work-item
+    write_image kernel, so the conversion is the device's own (OpenCL C §8.3) — except for the
+    8- and 16-bit normalised types in linear orders, which PoCL's fill converts on the host by
+    truncation (0.5 gives (uchar)127, where write_imagef's round-to-nearest-even gives 128):
+    spirvkit.cl does the same, so that filled images hold what they hold on PoCL."""
+    from .memory import host_bytes
+    from .. import api
+    from ..clc.compiler import compile_cl
+
+    order, ctype = image.format._names
+    suffix, dtype = ("i", np.int32) if ctype in _SIGNED else ("ui", np.uint32) if ctype in _UNSIGNED \
+        else ("f", np.float32)
+    raw = host_bytes(color, routine)
+    if raw.nbytes < 16:
+        raise LogicError(f"the fill color has {raw.nbytes} bytes; it is four 32-bit values", routine,
+                         status_code.INVALID_VALUE)
+    value = raw[:16].copy().view(dtype)
+    if suffix not in _FILL_KERNELS:
+        vec = {"f": "float4", "i": "int4", "ui": "uint4"}[suffix]
+        source = (f"kernel void fill(write_only image1d_t img, {vec} color) {{ write_image{suffix}(img, 0, color); }}")
+        _FILL_KERNELS[suffix] = api.Program(compile_cl(source, filename="<fill_image>")).kernel("fill")
+    tdtype, packed = _rt().CHANNEL_TYPES[ctype]
+    channels = 1 if packed else len(_rt().CHANNEL_ORDERS[order])
+    if ctype in _NORMALISED and not order.startswith("s"):
+        info = np.iinfo(tdtype)
+        _, write = _rt().channel_maps(order)
+        with np.errstate(invalid="ignore"):
+            scaled = np.nan_to_num(np.trunc(value.astype(np.float64) * _NORMALISED[ctype]))
+        parts = [0 if w == 4 else int(min(max(scaled[w], info.min), info.max)) for w in write[:channels]]
+        return np.array(parts, tdtype).view(np.uint8)
+    texel = np.zeros((1, channels) if channels > 1 else (1,), tdtype)
+    _FILL_KERNELS[suffix](1, None, _rt().Image(texel, order, ctype, "1d", access="write_only"), value)
+    return texel.reshape(-1).view(np.uint8)
+
+
+def enqueue_fill_image(queue, mem: Image, color, origin, region, wait_for=None):
+    """Fill a region (origin and region in pixels) with ``color``: a numpy array of four
+    float32 for float, half and normalised formats, four int32 or uint32 for the integer ones,
+    converted to the image's format and channel order as write_image does."""
+    from .memory import _image_bytes, _image_region
+    from .queue import run_command
+    from .constants import command_type
+
+    routine = "clEnqueueFillImage"
+    if not isinstance(mem, Image):
+        raise LogicError("expected an Image", routine, status_code.INVALID_MEM_OBJECT)
+    o, r, p = _image_region(mem, origin, region, routine, "the fill region")
+    target = _image_bytes(mem, o, r, p, routine, "the fill region")
+    pixel = _fill_pixel(mem, color, routine)
+    return run_command(queue, command_type.FILL_IMAGE, routine, wait_for,
+                       lambda: target.__setitem__(Ellipsis, np.tile(pixel, r[0])))
+
+
+def enqueue_map_image(queue, img: Image, flags: int, origin, region, shape, dtype, order="C", strides=None,
+                      wait_for=None, is_blocking=True):
+    """``(array, event, row_pitch, slice_pitch)``: ``array`` (``shape``, ``dtype``, ``strides``
+    as given, as pyopencl builds it) views the image's own memory from the region's first
+    pixel; the pitches are the image's (slice pitch 0 for 1D and 2D images). Unmap with
+    ``array.base.release(queue)``. Unlike pyopencl, an array reaching past the image is refused
+    (INVALID_VALUE)."""
+    from .memory import _image_region, _memory_map_type
+    from .queue import run_command
+    from .constants import command_type
+
+    routine = "clEnqueueMapImage"
+    if not isinstance(img, Image):
+        raise LogicError("expected an Image", routine, status_code.INVALID_MEM_OBJECT)
+    o, _, (row, slice_) = _image_region(img, origin, region, routine, "the mapped region")
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(int(v) for v in shape)
+    dtype = np.dtype(dtype)
+    start = o[0] * img._pixel + o[1] * row + o[2] * slice_
+    if strides is None:
+        extent = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    else:
+        strides = tuple(int(v) for v in strides)
+        if len(strides) != len(shape) or min(strides, default=0) < 0:
+            raise LogicError(f"strides {strides} do not fit shape {shape}", routine, status_code.INVALID_VALUE)
+        extent = dtype.itemsize + sum((n - 1) * st for n, st in zip(shape, strides)) if min(shape, default=1) else 0
+    memory = img._bytes()
+    if extent <= 0 or start + extent > memory.nbytes:
+        raise LogicError(f"an array of shape {shape} ({dtype}) from byte {start} reaches past the image's "
+                         f"{memory.nbytes} bytes", routine, status_code.INVALID_VALUE)
+    mapping = _memory_map_type(extent).from_buffer(memory, start)
+    mapping._spirvkit_buffer, mapping._spirvkit_queue, mapping._spirvkit_released = img, queue, False
+    array = np.ndarray(shape, dtype, buffer=mapping, order=order, strides=strides)
+    event = run_command(queue, command_type.MAP_IMAGE, routine, wait_for, blocking=is_blocking)
+    img.map_count += 1
+    return array, event, img.row_pitch, img.slice_pitch
+
+
 def create_image(context: Context, flags: int, format: ImageFormat, shape=None, pitches=None, hostbuf=None,
                  is_array: bool = False, buffer=None) -> Image:
     """pyopencl's ``create_image``: the same as ``Image(...)``."""
@@ -403,4 +568,5 @@ class Sampler:
                 f"{addressing_mode.to_string(self.addressing_mode)} {filter_mode.to_string(self.filter_mode)}>")
 
 
-__all__ = ["Image", "ImageFormat", "Sampler", "create_image", "get_supported_image_formats", "image_from_array"]
+__all__ = ["Image", "ImageDescriptor", "ImageFormat", "Sampler", "create_image", "enqueue_fill_image",
+           "enqueue_map_image", "get_supported_image_formats", "image_from_array"]

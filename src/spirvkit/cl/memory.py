@@ -104,9 +104,62 @@ class Buffer(MemoryObject):
         self.flags = flags
         self.size = size
         self.offset = 0
+        self.associated_memobject = None   # the parent, for a sub-buffer
         self.type = mem_object_type.BUFFER
         self.reference_count = 1
         self.map_count = 0
+
+    def get_sub_region(self, origin: int, size: int, flags: int = 0) -> Buffer:
+        """A sub-buffer (clCreateSubBuffer, CL_BUFFER_CREATE_TYPE_REGION): ``size`` bytes of this
+        buffer's memory from ``origin``, itself (kernels and copies through it change this
+        buffer). ``origin`` must be a multiple of the device's mem_base_addr_align (128 bytes);
+        access and host-access flags left out are inherited, narrower ones must be compatible,
+        the host-pointer flags are inherited and cannot be given."""
+        routine = "clCreateSubBuffer"
+        if self.associated_memobject is not None:
+            raise LogicError("a sub-buffer cannot be divided again", routine, status_code.INVALID_MEM_OBJECT)
+        flags, origin, size = int(flags), int(origin), int(size)
+        host_ptr = mem_flags.USE_HOST_PTR | mem_flags.ALLOC_HOST_PTR | mem_flags.COPY_HOST_PTR
+        if flags & ~_KNOWN or flags & host_ptr or bin(flags & _ACCESS).count("1") > 1 \
+                or bin(flags & _HOST_ACCESS).count("1") > 1:
+            raise LogicError(f"invalid sub-buffer flags {flags:#x}", routine, status_code.INVALID_VALUE)
+        access, host = flags & _ACCESS or self.flags & _ACCESS, flags & _HOST_ACCESS or self.flags & _HOST_ACCESS
+        refused = {mem_flags.WRITE_ONLY: mem_flags.READ_WRITE | mem_flags.READ_ONLY,
+                   mem_flags.READ_ONLY: mem_flags.READ_WRITE | mem_flags.WRITE_ONLY,
+                   mem_flags.HOST_WRITE_ONLY: mem_flags.HOST_READ_ONLY,
+                   mem_flags.HOST_READ_ONLY: mem_flags.HOST_WRITE_ONLY,
+                   mem_flags.HOST_NO_ACCESS: mem_flags.HOST_READ_ONLY | mem_flags.HOST_WRITE_ONLY}
+        if refused.get(self.flags & _ACCESS, 0) & access or refused.get(self.flags & _HOST_ACCESS, 0) & host:
+            raise LogicError(f"sub-buffer flags {flags:#x} allow what the buffer's {self.flags:#x} do not", routine,
+                             status_code.INVALID_VALUE)
+        if size == 0:
+            raise LogicError("a sub-buffer of 0 bytes", routine, status_code.INVALID_BUFFER_SIZE)
+        if origin < 0 or size < 0 or origin + size > self.size:
+            raise LogicError(f"bytes {origin}..{origin + size} lie outside the {self.size}-byte buffer", routine,
+                             status_code.INVALID_VALUE)
+        if origin % _ALIGN:
+            raise RuntimeError(f"origin {origin} is not a multiple of the device's {_ALIGN}-byte "
+                               "mem_base_addr_align", routine, status_code.MISALIGNED_SUB_BUFFER_OFFSET)
+        sub = Buffer.__new__(Buffer)
+        sub._data = self._data[origin:origin + size]
+        sub.hostbuf = self.hostbuf
+        sub.context, sub.size, sub.offset, sub.associated_memobject = self.context, size, origin, self
+        sub.flags = access | host | self.flags & host_ptr
+        sub.type, sub.reference_count, sub.map_count = mem_object_type.BUFFER, 1, 0
+        return sub
+
+    def __getitem__(self, index) -> Buffer:
+        """``buf[start:stop]``: ``get_sub_region(start, stop - start)`` with this buffer's flags
+        but COPY_HOST_PTR (as pyopencl does: a USE_HOST_PTR buffer therefore cannot be sliced)."""
+        routine = "Buffer.__getitem__"
+        if not isinstance(index, slice):
+            raise LogicError("Buffer slice must be a slice object", routine, status_code.INVALID_VALUE)
+        start, stop, step = index.indices(self.size)
+        if step != 1:
+            raise LogicError("Buffer slice must have stride 1", routine, status_code.INVALID_VALUE)
+        if stop <= start:
+            raise LogicError("Buffer slice have end > start", routine, status_code.INVALID_VALUE)
+        return self.get_sub_region(start, stop - start, self.flags & ~mem_flags.COPY_HOST_PTR)
 
     @property
     def host_ptr(self):

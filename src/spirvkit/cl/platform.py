@@ -11,7 +11,9 @@ from .errors import LogicError, RuntimeError, info_attribute
 _EXTENSIONS = ("cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_fp16 cl_khr_int64_base_atomics "
                "cl_khr_int64_extended_atomics cl_khr_global_int32_base_atomics "
                "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
-               "cl_khr_local_int32_extended_atomics cl_khr_il_program cl_khr_subgroups")
+               "cl_khr_local_int32_extended_atomics cl_khr_il_program cl_khr_subgroups cl_khr_subgroup_ballot "
+               "cl_khr_subgroup_non_uniform_vote cl_khr_subgroup_non_uniform_arithmetic cl_khr_subgroup_shuffle "
+               "cl_khr_subgroup_shuffle_relative cl_khr_subgroup_clustered_reduce cl_khr_subgroup_rotate")
 
 
 UNCHECKED_ENV = "SPIRVKIT_CL_UNCHECKED"

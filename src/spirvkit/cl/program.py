@@ -10,8 +10,8 @@ import numpy as np
 
 from ..errors import CompileError, KernelArgumentError, KernelFault, LimitError, SpirvkitError
 from .constants import (build_status, command_type, kernel_arg_access_qualifier, kernel_arg_address_qualifier,
-                        kernel_arg_info, kernel_info, kernel_work_group_info, program_build_info, program_info,
-                        status_code)
+                        kernel_arg_info, kernel_arg_type_qualifier, kernel_info, kernel_work_group_info,
+                        program_build_info, program_info, status_code)
 from .errors import LogicError, RuntimeError, info_attribute
 from .constants import mem_flags
 from .images import Image, Sampler
@@ -69,6 +69,7 @@ class Program:
         self.unchecked = UNCHECKED_OPTION in opts
         opts = [o for o in opts if o != UNCHECKED_OPTION]
         self._options = " ".join(opts)
+        self._build_args, self._qualifiers = opts, None
         try:
             if self.source is not None:
                 from ..clc.compiler import compile_cl
@@ -204,8 +205,8 @@ class Kernel:
         raise LogicError(f"unknown or unsupported parameter {param!r}", routine, status_code.INVALID_VALUE)
 
     def get_arg_info(self, index: int, param: int):
-        """NAME, TYPE_NAME, ADDRESS_QUALIFIER and ACCESS_QUALIFIER; TYPE_QUALIFIER is not
-        supported yet."""
+        """NAME, TYPE_NAME, ADDRESS_QUALIFIER, ACCESS_QUALIFIER and TYPE_QUALIFIER (for a program
+        built from source; a SPIR-V module does not carry it: KERNEL_ARG_INFO_NOT_AVAILABLE)."""
         routine = "clGetKernelArgInfo"
         if not 0 <= index < self.num_args:
             raise LogicError(f"argument index {index}: kernel '{self.function_name}' has {self.num_args} arguments",
@@ -222,8 +223,19 @@ class Kernel:
             if not info.type.startswith("image"):
                 return kernel_arg_access_qualifier.NONE
             return getattr(kernel_arg_access_qualifier, _ACCESS_NAMES[self._image_access(index)].upper())
+        if param == kernel_arg_info.TYPE_QUALIFIER:
+            return self._type_qualifier(index, routine)
         raise LogicError(f"parameter {kernel_arg_info.to_string(param, '{}')}: not supported yet", routine,
                          status_code.INVALID_VALUE)
+
+    def _type_qualifier(self, index: int, routine: str) -> int:
+        program = self.program
+        if program.source is None:
+            raise RuntimeError("a program made from SPIR-V IL has no type qualifiers for its kernel arguments",
+                               routine, status_code.KERNEL_ARG_INFO_NOT_AVAILABLE)
+        if program._qualifiers is None:
+            program._qualifiers = kernel_type_qualifiers(program.source, program._build_args)
+        return program._qualifiers[self.function_name][index]
 
     def _param_type(self, index: int):
         native = self._native
@@ -446,3 +458,51 @@ def enqueue_nd_range_kernel(queue, kernel: Kernel, global_work_size, local_work_
 def create_program_with_il(context: Context, il: bytes) -> Program:
     return Program(context, bytes(il))
 
+
+
+def kernel_type_qualifiers(source: str, build_args: list[str]) -> dict[str, list[int]]:
+    """Each kernel's CL_KERNEL_ARG_TYPE_QUALIFIER values, read from its parameters as written
+    (the compiled module keeps none of them), as clang's kernel_arg_type_qual gives them: CONST
+    for a pointer to const or to ``__constant``, RESTRICT for a restrict pointer, VOLATILE for a
+    pointer to volatile, PIPE for a pipe; nothing for a by-value parameter or a const pointer
+    itself. Typedefs are followed."""
+    from ..clc import PreprocessorOptions, ast, parse
+    from ..clc.compiler import split_options
+
+    front, _ = split_options(build_args)
+    unit = parse(source, options=PreprocessorOptions.from_args(front))
+    typedefs = {d.name: d.type for d in unit.decls if isinstance(d, ast.Decl) and "typedef" in (d.storage or ())}
+
+    def resolve(t, quals=()):
+        """The type node with typedef names replaced, and the qualifiers gathered on the way."""
+        seen = set()
+        while isinstance(t, ast.BaseType) and t.typedef_name in typedefs and t.typedef_name not in seen:
+            seen.add(t.typedef_name)
+            quals += tuple(t.qualifiers or ()) + ((t.address_space,) if t.address_space else ())
+            t = typedefs[t.typedef_name]
+        return t, quals
+
+    def qualifier(t) -> int:
+        t, outer = resolve(t)
+        if isinstance(t, ast.BaseType) and ("pipe" in (t.qualifiers or ()) or "pipe" in outer):
+            return kernel_arg_type_qualifier.PIPE
+        if not isinstance(t, ast.PointerType):
+            return kernel_arg_type_qualifier.NONE
+        bits = kernel_arg_type_qualifier.RESTRICT if "restrict" in tuple(t.qualifiers or ()) + outer else 0
+        pointee, quals = resolve(t.pointee)
+        if isinstance(pointee, (ast.BaseType, ast.PointerType)):
+            quals += tuple(pointee.qualifiers or ())
+        space = getattr(pointee, "address_space", None) or getattr(t, "address_space", None)
+        if "const" in quals or space == "constant" or "constant" in quals:
+            bits |= kernel_arg_type_qualifier.CONST
+        if "volatile" in quals:
+            bits |= kernel_arg_type_qualifier.VOLATILE
+        return bits
+
+    out = {}
+    for d in unit.decls:
+        if isinstance(d, ast.FunctionDef) and "kernel" in (d.decl.funcspecs or ()):
+            fnode = d.decl.type
+            params = [p for p in (getattr(fnode, "params", None) or ()) if p.name is not None or p.type is not None]
+            out[d.decl.name] = [qualifier(p.type) for p in params]
+    return out

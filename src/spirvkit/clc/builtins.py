@@ -271,10 +271,6 @@ UNSUPPORTED_PREFIXES = {
     "release_event": "device-side enqueue", "create_user_event": "device-side enqueue",
     "set_user_event_status": "device-side enqueue", "capture_event_profiling_info": "device-side enqueue",
     "get_default_queue": "device-side enqueue", "is_valid_event": "device-side enqueue",
-    # The cl_khr_subgroup_* extensions the executor lacks (clang-15 declares them for spir; the
-    # others are in builtins_non_uniform.py).
-    "sub_group_clustered_rotate": "cl_khr_subgroup_rotate", "sub_group_rotate": "cl_khr_subgroup_rotate",
-    "sub_group_clustered_": "cl_khr_subgroup_clustered_reduce",
 }
 
 _TABLE: dict[str, list] = {}

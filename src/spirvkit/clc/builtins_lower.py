@@ -11,6 +11,7 @@ from . import ast
 from .builtins import (C11_FETCH, LEGACY_ATOMICS, SUB_GROUP_ITEM, WORK_ITEM, WORK_ITEM_SCALAR, candidates, parse_as,
                        parse_convert, parse_vload, resolve, unsupported_family)
 from .codegen_expr import expr_start
+from .enqueue import ENQUEUE_BUILTINS
 from .sema import SemaError, not_supported
 from .types import (BOOL, DOUBLE, FLOAT, HALF, INT, LONG, SIZE_T, UINT, ULONG, VOID, CType, Pointer, Scalar,
                     Vector, atomic_name, relational_result, vector_of)
@@ -21,6 +22,19 @@ WORKGROUP_MEMORY, CROSS_WORKGROUP_MEMORY, IMAGE_MEMORY = 0x100, 0x200, 0x800
 SCOPE = {"work_item": 4, "work_group": 2, "device": 1, "all_svm_devices": 0, "sub_group": 3}
 C11_SCOPE = {0: 4, 1: 2, 2: 1, 3: 0, 4: 3}  # memory_scope_* value -> SPIR-V Scope
 C11_ORDER = {0: 0, 2: ACQUIRE, 3: RELEASE, 4: ACQ_REL, 5: SEQ_CST}
+def cmpxchg_orders(success: int, failure: int) -> tuple[int, int]:
+    """A compare-exchange's (success, failure) orders as SPIR-V requires them: a failure order of
+    release or acq_rel is undefined in C11 (clang lowers them to relaxed and acquire), and the
+    Unequal semantics must not be stronger than the Equal ones (SPIR-V 3.32.18), so a stronger
+    failure order strengthens the success order, which is always a correct implementation."""
+    failure = {RELEASE: 0, ACQ_REL: ACQUIRE}.get(failure, failure)
+    if failure == SEQ_CST:
+        success = SEQ_CST
+    elif failure == ACQUIRE and success in (0, RELEASE):
+        success = ACQUIRE if success == 0 else ACQ_REL
+    return success, failure
+
+
 ROUNDING_OPS = {"RTE": "rint", "RTZ": "trunc", "RTP": "ceil", "RTN": "floor"}
 
 
@@ -37,6 +51,10 @@ def fence_bits(flags: int) -> int:
 
 class BuiltinsMixin:
     def builtin_call(self, name: str, node):
+        if name in ENQUEUE_BUILTINS:  # (its block arguments are no plain values)
+            if self.cl_std < 200:
+                raise self.undeclared(name, node)
+            return self.enqueue_builtin(name, node)
         args = [self.expr(a) for a in node.args]
         args = [self.decay(a) if a.type.is_array else a for a in args]
         special = getattr(self, "bi_" + name, None)
@@ -307,10 +325,11 @@ class BuiltinsMixin:
         return self.val(VOID, None)
 
     def bi_shuffle(self, args, node, name="shuffle"):
-        if not args:
+        # shuffle(x, mask), shuffle2(x, y, mask): x and y of one type
+        if len(args) != (2 if name == "shuffle" else 3):
             raise SemaError(f"no matching function for call to '{name}'", node)
         vecs, mask = args[:-1], args[-1]
-        if len(vecs) not in (1, 2) or not all(v.type.is_vector for v in args) or \
+        if not all(v.type.is_vector for v in args) or vecs[-1].type != vecs[0].type or \
                 mask.type.element.signed or mask.type.element.bits != vecs[0].type.element.bits:
             raise SemaError(f"no matching function for call to '{name}'", node)
         t = Vector(vecs[0].type.elem, mask.type.n)
@@ -531,6 +550,8 @@ class BuiltinsMixin:
                 raise SemaError(f"no matching function for call to '{name}'", node)
             desired = self.convert(args[2], t, node.args[2]).id
             fail = C11_ORDER.get(orders[1], 0) if len(orders) > 1 else 0
+            order, fail = cmpxchg_orders(order, fail)
+            sm = self.u32(order | (self._storage_semantics(p.type.space) if order else 0))
             sm_fail = self.u32(fail | (self._storage_semantics(p.type.space) if fail else 0))
             expected = self.op("OpLoad", t, expected_ptr.id)
             old = self.op("OpAtomicCompareExchange", t, p.id, sc, sm, sm_fail, desired, expected)

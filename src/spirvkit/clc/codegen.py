@@ -19,13 +19,15 @@ from .builtins_groups import GroupsMixin
 from .builtins_non_uniform import NonUniformMixin
 from .images import ImagesMixin
 from .pipes import PipesMixin
+from .blocks import BlocksMixin
+from .enqueue import DeviceEventType, EnqueueMixin, QueueType
 from .builtins_lower import BuiltinsMixin
 from .codegen_expr import ExpressionsMixin, LVal, Val
 from .codegen_init import InitializersMixin
 from .flow import MAYBE, NEVER, fall_through
 from .sema import Scope, SemaError, Symbol, TypeResolver, check_implicit, not_supported
 from .source import Diagnostic, Note, expansion_location, located_diagnostic
-from .types import (ACCESS_QUALIFIER, BOOL, INT, STORAGE_CLASS, VOID, Array, Atomic, CType, EventType, Function,
+from .types import (folded_int, ACCESS_QUALIFIER, BOOL, INT, STORAGE_CLASS, VOID, Array, Atomic, Block, CType, EventType, Function,
                     Image, PipeType, Pointer, Record, ReserveIdType, SamplerType, Scalar, Vector, type_from_name,
                     unqualified_name)
 
@@ -58,7 +60,7 @@ class ErrorLimitReached(Exception):
 
 
 class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, NonUniformMixin, ImagesMixin,
-              PipesMixin):
+              PipesMixin, BlocksMixin, EnqueueMixin):
     def __init__(self, unit, *, cl_std: int = 120, version=(1, 0), single_precision_constants: bool = False,
                  debug: bool = False, fp64: bool = True, error_limit: int = 20, explicit_version: bool = False):
         self.unit = unit
@@ -104,6 +106,12 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
         # walks declarations and statements in source order and applies each pragma it meets.
         self.fp16 = False
         self.ext = self.b.ext_inst_import("OpenCL.std")
+        # Blocks (blocks.py): the literal each block variable holds (by its OpVariable), the
+        # invoke functions named per function, the pointers to captured copies (read-only).
+        self.block_vars: dict = {}
+        self.block_counts: dict[str, int] = {}
+        self.captured_ptrs: set[int] = set()
+        self.block_kernels: list[tuple[int, str]] = []  # enqueued blocks' wrapper kernels (enqueue.py)
 
     # -- errors -----------------------------------------------------------------------------
 
@@ -220,6 +228,10 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             return b.type_pipe(ACCESS_QUALIFIER[t.access])
         if isinstance(t, ReserveIdType):
             return b.type_reserve_id()
+        if isinstance(t, Block):  # a Generic pointer to the literal (blocks.py)
+            return self.block_value_type()
+        if isinstance(t, (QueueType, DeviceEventType)):
+            return self.enqueue_spv(t)
         raise SemaError(f"type '{t}' cannot be used here")
 
     def record_type(self, rec: Record) -> int:
@@ -271,7 +283,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
         if t.is_float:
             value = float(value)
         else:
-            value = int(value)
+            value = folded_int(value)
             bits = t.bits
             value &= (1 << bits) - 1
             if t.signed and value >> (bits - 1):
@@ -364,6 +376,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             return
         if decl.name is None:
             return  # "struct S {...};": the tag is declared by the type resolution
+        if t.is_block:
+            self.check_block_declaration(decl, program_scope=True)
         if t.is_function:
             self.check_signature(t, decl, "kernel" in decl.funcspecs)
             self.declare_function(decl.name, t, decl, "kernel" in decl.funcspecs)
@@ -381,6 +395,11 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             return
         if isinstance(_innermost(t), EventType):  # §1.9 #16
             raise SemaError(f"the '{_innermost(t)}' type cannot be used to declare a program scope variable", decl)
+        if isinstance(_innermost(t), DeviceEventType):  # §6.13.17 (as event_t, with the space)
+            raise SemaError(f"the '__global {_innermost(t)}' type cannot be used to declare a program scope variable",
+                            decl)
+        if isinstance(_innermost(t), QueueType):  # (clang-15 accepts it)
+            raise not_supported("a program-scope 'queue_t' variable", decl)
         if isinstance(_innermost(t), ReserveIdType):  # §6.13.16 (clang names its address space here)
             raise SemaError(f"the '__global {_innermost(t)}' type cannot be used to declare a program scope "
                             "variable", decl)
@@ -576,6 +595,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
         (which §1.9 forbids in every version; clang-15 allows it from 2.0 on); no bool, size_t,
         ptrdiff_t, intptr_t, uintptr_t or event_t, nor a struct or union holding one (at any
         depth, arrays included) or holding a pointer."""
+        if isinstance(t, DeviceEventType):  # (clang-15 accepts it; the SPIR-V environment has no such argument)
+            raise not_supported("a 'clk_event_t' kernel parameter", p)
         kind = _kernel_param_kind(t)
         if kind == "space":
             raise SemaError("pointer arguments to kernel functions must reside in '__global', "
@@ -766,6 +787,9 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
         self.f.branch(conts[-1])
 
     def stmt_Return(self, s) -> None:
+        if self.block_ctx is not None:
+            self.block_return(s)
+            return
         rt = self.fn_info.type.result
         if s.value is None:
             if rt != VOID:
@@ -881,6 +905,12 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             self.check_signature(t, d, "kernel" in d.funcspecs)
             self.declare_function(d.name, t, d, "kernel" in d.funcspecs)
             return
+        if any(a.name.strip("_") == "blocks" for a in d.attributes or ()):  # `__block int x` (§6.12.5)
+            raise SemaError("the __block storage type is not permitted", d)
+        if t.is_block:
+            self.check_block_declaration(d, program_scope=False)
+            self.block_variable(d, t)
+            return
         if d.name in self.scope.names and self.scope.names[d.name].kind == "var":
             raise SemaError(f"redefinition of '{d.name}'", d)
         if t.is_array and t.length is None:
@@ -991,6 +1021,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             interface += self.module_vars
         for info in self.kernels:
             b.entry_point("Kernel", info.id, info.name, interface)
+        for fid, name in self.block_kernels:  # what OpEnqueueKernel launches (enqueue.py)
+            b.entry_point("Kernel", fid, name, interface)
         b.source("OpenCL_C", {100: 100000, 110: 110000, 120: 120000, 200: 200000, 300: 300000}.get(
             self.cl_std, 120000))
         for cap in ("Addresses", "Linkage", "Kernel", "Int64"):
@@ -1008,6 +1040,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
                 b.capability("GenericPointer")
         if self.uses_int64_atomics:
             b.capability("Int64Atomics")
+        if self.uses_device_enqueue or any(key[0] in ("queue", "device_event") for key in b.type_info.values()):
+            b.capability("DeviceEnqueue")
         if self.uses_groups:
             b.capability("Groups")
         for cap in ("GroupNonUniform", "GroupNonUniformVote", "GroupNonUniformArithmetic", "GroupNonUniformBallot",

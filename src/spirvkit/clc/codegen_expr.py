@@ -184,13 +184,17 @@ class ExpressionsMixin(OperatorsMixin):
             if e.value is not None:
                 return self.const(to, e.value)
             return Val(to, self.op("OpCompositeConstruct", to, [e.id] * to.n))
-        if isinstance(to, EventType) and is_null_event(v):
+        if (isinstance(to, EventType) or getattr(to, "null_from_zero", False)) and is_null_event(v):
             return Val(to, self.b.constant_null(self.spv(to)), 0)
         if to.is_sampler and src.is_scalar and src.is_integer:  # §6.13.14.1: CLK_* flags make a sampler
             return self.constant_sampler(v, node)
         if to.is_pointer:
             if src.is_pointer:
                 return self.pointer_cast(v, to, node, explicit)
+            if src.is_block and explicit:  # (void *)b: the Generic pointer to b's literal
+                if to.space != "generic":
+                    raise not_supported(f"casting a block to '{to}'", node)
+                return Val(to, self.op("OpBitcast", to, v.id))
             if src.is_integer:
                 if v.value == 0:
                     return self.const(to, 0)
@@ -361,6 +365,9 @@ class ExpressionsMixin(OperatorsMixin):
                 raise SemaError("function pointers are not allowed", node)
             if sym.kind == "typedef":
                 raise SemaError(f"unexpected type name '{node.name}': expected expression", node)
+            lv = self.captured(sym, node)  # a variable a block literal copies (blocks.py)
+            if lv is not None:
+                return lv
             if sym.type.is_opaque:  # an image or sampler names its value (a parameter, a constant sampler)
                 v = Val(sym.type, sym.value)
                 v.origin = LVal(sym.type, None, "private")  # an lvalue still, to the diagnostics
@@ -368,7 +375,7 @@ class ExpressionsMixin(OperatorsMixin):
             return LVal(sym.type, sym.value, sym.space, const=sym.const)
         if kind == "UnaryOp" and node.op == "*":
             p = self.expr(node.operand)
-            if p.type.is_pipe:   # (clang's wording for a pipe)
+            if p.type.is_pipe or p.type.is_block:   # (clang's wording for a pipe; §6.12.5 for a block)
                 raise SemaError(f"invalid argument type '{p.type}' to unary expression", node)
             if not p.type.is_pointer:
                 raise SemaError(f"indirection requires pointer operand ('{p.type}' invalid)", node)

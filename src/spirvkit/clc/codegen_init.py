@@ -6,14 +6,14 @@ aggregates)."""
 
 from __future__ import annotations
 
-import math
 import struct
 
 from ..spirv.builder import round_float
 from . import ast
 from .codegen_expr import expr_start, literal_bytes
 from .sema import SemaError
-from .types import BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, Array, CType, EventType, Pointer, Vector
+from .types import (BOOL, CHAR, DOUBLE, FLOAT, INT, LONG, SIZE_T, UINT, ULONG, Array, CType, EventType, Pointer,
+                    Vector, folded_int)
 
 # A constant initializer is one OpConstantComposite tree with an id per element, so a huge array
 # with a short initializer list (legal C: the rest is zero) cannot be one. Function-scope
@@ -296,10 +296,7 @@ class InitializersMixin:
             return self.b.constant(self.b.type_int(8), int(bool(v)))
         if not t.is_scalar:
             raise SemaError(f"initializing '{t}' with an expression of incompatible type", init)
-        if t.is_integer and isinstance(v, float):
-            # out of range float → int is undefined (clang: -Wliteral-conversion); NaN/inf give 0
-            v = int(v) if math.isfinite(v) else 0
-        return self.const(t, int(v) if t.is_integer else v).id
+        return self.const(t, v).id
 
     # -- run-time initialisation (function scope) -------------------------------------------
 
@@ -563,9 +560,7 @@ def _scalar_bytes(v, t) -> bytes:
         import numpy as np
         return np.array(v, {16: np.float16, 32: np.float32, 64: np.float64}[t.bits]).tobytes()
     n = max(t.bits // 8, 1)
-    if isinstance(v, float):
-        v = int(v) if math.isfinite(v) else 0  # (out-of-range float → int is undefined)
-    return (int(v) & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
+    return (folded_int(v) & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
 
 
 def _convert_scalar(v, t):

@@ -88,6 +88,8 @@ class OperatorsMixin:
         op = node.op
         if op == "&":
             lv = self.lvalue(node.operand)
+            if lv.type.is_block:  # §6.12.5: nor a block
+                raise SemaError(f"invalid argument type '{lv.type}' to unary expression", node)
             if lv.type.is_opaque:  # §6.12.14: an image or sampler has no address
                 raise SemaError(f"invalid argument type '{lv.type}' to unary expression", node)
             inner = node.operand
@@ -337,12 +339,32 @@ class OperatorsMixin:
         c = f.op("OpPhi", self.b.type_bool(), short, start, cb, rhs_end)
         return self.bool_to_int(c, INT)
 
+    def check_block_operands(self, node) -> None:
+        """§6.12.5: no block in '?:'. clang-15 checks only operands that call a block (Sema's
+        checkBlockType), at the call; it crashes on a selected block, refused here too."""
+        found = []
+        for operand in (node.then, node.else_):
+            if isinstance(operand, ast.Call) and self.block_callee(operand.func):
+                found.append(operand.func)  # (clang: at the call's start)
+            elif operand is not None and self.block_callee(operand):
+                found.append(operand)
+        for operand in found:  # a block the operand may not refer to is reported first, as clang
+            callee = _operand_node(operand)
+            if isinstance(callee, ast.Identifier):
+                self.captured(self.scope.lookup(callee.name), callee)
+        for operand in found[:-1]:
+            self.error(SemaError("block type cannot be used as expression in ternary expression in OpenCL", operand))
+        if found:
+            raise SemaError("block type cannot be used as expression in ternary expression in OpenCL", found[-1])
+
     # -- assignment -------------------------------------------------------------------------
 
     def check_assignable(self, lv, target, node) -> None:
         """An lvalue that may be written; the errors are clang's, at the operator (``node``)."""
         if not hasattr(lv, "ptr"):
             raise SemaError("expression is not assignable", node)
+        if lv.ptr in self.captured_ptrs and isinstance(_operand_node(target), ast.Identifier):
+            raise SemaError("variable is not assignable (missing __block type specifier)", node)
         if lv.const or lv.space == "constant":
             while isinstance(target, ast.Paren):
                 target = target.expr
@@ -374,6 +396,9 @@ class OperatorsMixin:
 
     def expr_Assignment(self, node):
         lv = self.lvalue(node.lhs, for_store=True)
+        if lv.type.is_block:  # a block variable is const (§6.12.3): clang's error, at the operator
+            raise SemaError(f"invalid operands to binary expression ('{lv.type}' and '{self.expr(node.rhs).type}')",
+                            node)
         if lv.type.is_opaque:
             self.check_opaque_assignment(node, lv, self.expr(node.rhs))
         if lv.type.is_atomic:  # (before the other checks on the left side, as clang)
@@ -417,6 +442,7 @@ class OperatorsMixin:
     # -- conditional ------------------------------------------------------------------------
 
     def expr_Conditional(self, node):
+        self.check_block_operands(node)
         c = self.expr(node.cond)
         if c.type.is_vector:
             if c.type.element.is_float:
@@ -589,9 +615,6 @@ class OperatorsMixin:
                 t = t.elem
         return self.const(SIZE_T, offset)
 
-    def expr_BlockLiteral(self, node):
-        raise not_supported("blocks", node)
-
     def expr_StmtExpr(self, node):
         """``({ …; e; })``: the statements in a scope of their own; the value is that of a last
         expression statement (an rvalue, as in GCC), else void."""
@@ -615,6 +638,14 @@ class OperatorsMixin:
         fn = node.func
         while isinstance(fn, ast.Paren):
             fn = fn.expr
+        if self.block_callee(fn):
+            return self.block_call(node)
+        if isinstance(fn, ast.Conditional):  # (c ? b1 : b2)(x): §6.12.5
+            self.check_block_operands(fn)
+        if isinstance(fn, ast.UnaryOp) and fn.op == "*" and self.block_callee(fn.operand):
+            self.lvalue(fn)  # (*b)(x): clang's error on the '*'
+        if isinstance(fn, ast.BinaryOp) and fn.op == "," and self.block_callee(fn.rhs):
+            raise not_supported("calling a block that is not a block literal or a block variable", fn)
         if not isinstance(fn, ast.Identifier):
             raise SemaError("called object is not a function (function pointers are not allowed)", node)
         if fn.name == "__builtin_offsetof":
@@ -651,20 +682,8 @@ class OperatorsMixin:
             few = len(node.args) < len(ftype.params)
             raise SemaError(f"too {'few' if few else 'many'} arguments to function call, expected "
                             f"{len(ftype.params)}, have {len(node.args)}", node)
-        args = []
-        for k, (a, pt) in enumerate(zip(node.args, ftype.params)):
-            v = self.expr(a) if pre is None else pre[k]
-            if v.type.is_array:
-                v = self.decay(v)
-            if pt.is_record:
-                if v.type is not pt:
-                    raise SemaError(conversion_message("passing", v.type, pt), a)
-            else:
-                check_implicit(v.type, pt, a, "passing", warn=self.warn)
-                if v.type.is_pointer and pt.is_pointer and not _space_ok(v.type.space, pt.space):
-                    raise SemaError(conversion_message("passing", v.type, pt, "space"), a)
-                v = self.convert(v, pt, a)
-            args.append(v.id)
+        args = [self.call_argument(self.expr(a) if pre is None else pre[k], pt, a)
+                for k, (a, pt) in enumerate(zip(node.args, ftype.params))]
         callee = info.id
         if info.is_kernel:  # the kernel's plain-function copy (codegen.emit_called_kernels)
             if info.callable_id is None:
@@ -679,6 +698,20 @@ class OperatorsMixin:
             return v
         return self.val(rt, rid)
 
+
+    def call_argument(self, v, pt, node) -> int:
+        """The id of argument ``v`` converted to its parameter's type ``pt`` (of a function or a
+        block), with clang's errors at the argument."""
+        if v.type.is_array:
+            v = self.decay(v)
+        if pt.is_record:
+            if v.type is not pt:
+                raise SemaError(conversion_message("passing", v.type, pt), node)
+            return v.id
+        check_implicit(v.type, pt, node, "passing", warn=self.warn)
+        if v.type.is_pointer and pt.is_pointer and not _space_ok(v.type.space, pt.space):
+            raise SemaError(conversion_message("passing", v.type, pt, "space"), node)
+        return self.convert(v, pt, node).id
 
     def choose_overload(self, fn, sym, node):
         """The declaration of an overloadable function a call resolves to (a "func" Symbol), by

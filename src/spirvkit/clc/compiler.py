@@ -88,6 +88,7 @@ def compile_cl(source: str, options: str | list[str] = "", filename: str = "<sou
     error (clang-style rendering in ``str()``); warnings go to ``diagnostics`` if given."""
     from . import parse
     from .codegen import CodeGen
+    from .warn_parentheses import expand_groups, merge_in_source_order, parentheses_warnings
 
     front, version = split_options(options)
     argv = split_command_line(options) if isinstance(options, str) else list(options)
@@ -103,9 +104,10 @@ def compile_cl(source: str, options: str | list[str] = "", filename: str = "<sou
         gen.compile()
     except RecursionError:
         gen.diagnostics.append(Diagnostic("error", "expression nesting too deep", None))
+    gen.warnings = merge_in_source_order(parentheses_warnings(unit), gen.warnings)  # clang's parse-time ones
     errors = list(gen.diagnostics)
     # -Wno-NAME turns off the warnings shown as [-WNAME] (e.g. -Wno-return-type).
-    disabled = {"-W" + a[len("-Wno-"):] for a in front if a.startswith("-Wno-")}
+    disabled = expand_groups({"-W" + a[len("-Wno-"):] for a in front if a.startswith("-Wno-")})
     warnings = [w for w in warnings if w.option not in disabled]
     if not popts.suppress_warnings:
         for w in gen.warnings:

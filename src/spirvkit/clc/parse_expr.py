@@ -244,10 +244,17 @@ class ExpressionsMixin:
         self.syntax_error("expected expression")
 
     def parse_block_literal(self, caret):
-        """``^ { … }`` or ``^(params) { … }`` (spec §1.12)."""
+        """``^ { … }``, ``^(params) { … }`` or, with the result type written, ``^int (params) { … }``
+        and ``^int { … }`` (spec §1.12; clang's block-id)."""
         self.advance()
         if self.at("("):
             ft = self.parse_parameters(self.advance())
+        elif not self.at("{"):
+            specs = self.parse_decl_specs("typename")
+            _, derivs = self.parse_declarator("yes")
+            ft = self.build_type(specs.base(specs.attributes), derivs)
+            if not isinstance(ft, ast.FunctionType):
+                ft = ast.FunctionType(ft, [], False, True, loc=caret.loc, expansion=caret.expansion)
         else:
             ft = ast.FunctionType(None, [], False, True, loc=caret.loc, expansion=caret.expansion)
         if not self.at("{"):

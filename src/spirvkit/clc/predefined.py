@@ -17,15 +17,20 @@ defines has clang's replacement list):
   ``-U__IMAGE_SUPPORT__`` lets a kernel take its buffer path instead. The 3.0 feature macros
   ``__opencl_c_images`` / ``__opencl_c_3d_image_writes`` / ``__opencl_c_read_write_images``
   are still not defined.
+* From OpenCL C 2.0, as clang: ``__BLOCKS__`` and ``__block`` (blocks.py refuses the
+  ``__blocks__`` attribute it stands for, §6.12.5), and the device-side enqueue constants
+  (``CLK_ENQUEUE_FLAGS_*``, ``CLK_SUCCESS`` and the error codes, ``CLK_NULL_QUEUE``, ``CL_COMPLETE``
+  …, ``CLK_PROFILING_COMMAND_EXEC_TIME``; enqueue.py) — but not ``CLK_NULL_EVENT``, which is
+  clang's ``__builtin_astype`` of ``__SIZE_MAX__``, a built-in cc does not have.
 * ``FP_FAST_FMA``/``FP_FAST_FMAF``: **not defined**, like clang: the JIT cannot promise that the
   host CPU has fused multiply-add, and the spec only allows defining them when fma is fast.
 * Extension and ``__opencl_c_*`` feature macros: only for what spirvkit implements (or will,
   per issue 6: fp64, fp16, int64 and 32-bit atomics, generic address space, program-scope
   globals, C11 atomic orders/scopes, work-group collectives, cl_khr_subgroups and the
   cl_khr_subgroup_ballot / _non_uniform_vote / _non_uniform_arithmetic / _shuffle /
-  _shuffle_relative extensions — from OpenCL C 2.0, as in clang, with ``__opencl_c_subgroups``
-  in 3.0 — and the two image extensions above); none for pipes, device enqueue,
-  cl_khr_subgroup_clustered_reduce / _rotate / _extended_types or vendor extensions. ``as_<type>``
+  _shuffle_relative / _clustered_reduce / _rotate extensions — from OpenCL C 2.0, as in clang,
+  with ``__opencl_c_subgroups`` in 3.0 — and the two image extensions above); none for pipes,
+  device enqueue, cl_khr_subgroup_extended_types or vendor extensions. ``as_<type>``
   is not a macro here (clang's header makes it one): the compiler resolves ``as_*`` from its
   built-in tables.
 """
@@ -41,7 +46,8 @@ DEFAULT_EXTENSIONS = (
     "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
     "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics", "cl_khr_subgroups",
     "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_non_uniform_arithmetic",
-    "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative", "cl_khr_3d_image_writes", "cl_khr_depth_images",
+    "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate", "cl_khr_3d_image_writes", "cl_khr_depth_images",
 )
 
 # Those that exist only from a language version on (clang-15: cl_khr_subgroups and the
@@ -261,6 +267,26 @@ _CL20 = r"""
 #define CLK_sBGRA 0x10C2
 #define CLK_ABGR 0x10C3
 #define __opencl_c_generic_address_space 1
+#define __BLOCKS__ 1
+#define __block __attribute__((__blocks__(byref)))
+#define CLK_ENQUEUE_FLAGS_NO_WAIT 0x0
+#define CLK_ENQUEUE_FLAGS_WAIT_KERNEL 0x1
+#define CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP 0x2
+#define CLK_SUCCESS 0
+#define CLK_ENQUEUE_FAILURE -101
+#define CLK_INVALID_QUEUE -102
+#define CLK_INVALID_NDRANGE -160
+#define CLK_INVALID_EVENT_WAIT_LIST -57
+#define CLK_DEVICE_QUEUE_FULL -161
+#define CLK_INVALID_ARG_SIZE -51
+#define CLK_EVENT_ALLOCATION_FAILURE -100
+#define CLK_OUT_OF_RESOURCES -5
+#define CLK_NULL_QUEUE 0
+#define CL_COMPLETE 0x0
+#define CL_RUNNING 0x1
+#define CL_SUBMITTED 0x2
+#define CL_QUEUED 0x3
+#define CLK_PROFILING_COMMAND_EXEC_TIME 0x1
 #define __opencl_c_program_scope_global_variables 1
 #define __opencl_c_atomic_order_acq_rel 1
 #define __opencl_c_atomic_order_seq_cst 1

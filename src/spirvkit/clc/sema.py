@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from . import ast
 from .types import (ATOMIC_TYPES, BOOL, BUILTIN_TYPEDEFS, CHAR, DOUBLE, EVENT_T, FLOAT, HALF, IMAGE_GEOMETRY, INT,
-                    LONG, RESERVE_ID_T, SAMPLER_T, SHORT, UCHAR, UINT, ULONG, USHORT, VOID, Array, CType, EventType,
-                    Function, Image, Pointer, Record, Scalar, Vector, common_scalar, rank, type_from_name)
+                    LONG, RESERVE_ID_T, SAMPLER_T, SHORT, UCHAR, UINT, ULONG, USHORT, VOID, Array, Block, CType,
+                    EventType, Function, Image, Pointer, Record, Scalar, Vector, common_scalar, rank, type_from_name)
 
 
 class SemaError(Exception):
@@ -104,10 +104,6 @@ _WORD_TYPES = {
     ("unsigned", "long"): ULONG, ("unsigned", "long", "int"): ULONG, ("float",): FLOAT,
     ("double",): DOUBLE, ("half",): HALF, ("void",): VOID, ("bool",): BOOL, ("_Bool",): BOOL,
 }
-UNSUPPORTED_TYPE_WORDS = {"queue_t": "device-side enqueue",
-                          "clk_event_t": "device-side enqueue", "ndrange_t": "device-side enqueue",
-                          "kernel_enqueue_flags_t": "device-side enqueue",
-                          "clk_profiling_info": "device-side enqueue"}
 ENUM_LIKE = {"memory_order": INT, "memory_scope": INT, "cl_mem_fence_flags": UINT}
 
 
@@ -153,10 +149,12 @@ class TypeResolver:
             raise not_supported(f"image type '{name}' (cl_khr_gl_msaa_sharing)", node)
         if name == "sampler_t":
             return SAMPLER_T
-        if name in UNSUPPORTED_TYPE_WORDS:
-            raise not_supported(f"{UNSUPPORTED_TYPE_WORDS[name]} ('{name}')", node)
         if name in ENUM_LIKE:
             return ENUM_LIKE[name]
+        if self.cl_std >= 200:  # §6.13.17 (enqueue.py)
+            from .enqueue import ENQUEUE_TYPES
+            if name in ENQUEUE_TYPES:
+                return ENQUEUE_TYPES[name]
         if name == "event_t":
             return EVENT_T
         if name == "reserve_id_t":
@@ -233,7 +231,7 @@ class TypeResolver:
                 if fq["access"] is not None:   # clang: at the qualifier, the field's first token
                     raise SemaError(f"'{fq['access']}' attribute only applies to parameters and typedefs", f.type)
                 raise not_supported("a pipe in a structure or union", f)   # (clang-15 accepts it)
-            if isinstance(inner, EventType) or inner.is_opaque:  # §1.9 #16, §6.12.14 (images, samplers)
+            if isinstance(inner, EventType) or inner.is_opaque or inner.is_block:  # §1.9 #16, §6.12.14, §6.12.5
                 raise SemaError(f"the '{inner}' type cannot be used to declare a structure or union field", f)
             if ft.is_record and not ft.complete:
                 raise SemaError(f"field has incomplete type '{ft}'", f)
@@ -269,6 +267,8 @@ class TypeResolver:
                 raise SemaError("pointers to functions are not allowed", node)
             if pointee.is_opaque:  # §6.12.14: images and samplers are never pointed to
                 raise _at_name(SemaError(f"pointer to type '{_spelled(pointee, q)}' is invalid in OpenCL", node))
+            if pointee.is_block:  # §6.12.5: nor are blocks
+                raise _at_name(SemaError(f"pointer to type '{pointee}' is invalid in OpenCL", node))
             space = q["space"] or self.default_pointee_space()
             p = Pointer(pointee, space, q["const"], q.get("volatile", False))
             return p, {"space": node.address_space, "const": "const" in node.qualifiers, "access": None}
@@ -276,8 +276,9 @@ class TypeResolver:
             elem, q = self.declarator(node.element, scope)
             if elem.is_pipe:   # (clang-15 accepts an array of pipes as a parameter)
                 raise not_supported("arrays of pipes", node)
-            if elem.is_opaque:  # §6.12.14: nor put in arrays (clang: at the '[')
-                raise SemaError(f"array of '{_spelled(elem, q)}' type is invalid in OpenCL", node)
+            if elem.is_opaque or elem.is_block:  # §6.12.14, §6.12.5: nor put in arrays (clang: at the '[')
+                raise SemaError(f"array of '{elem if elem.is_block else _spelled(elem, q)}' type is invalid in "
+                                "OpenCL", node)
             length = None
             if node.size is not None:
                 length = self.sema.try_const_int(node.size, scope)
@@ -299,6 +300,10 @@ class TypeResolver:
                 spelled = getattr(node.result, "typedef_name", None) or result  # as written, as clang
                 raise SemaError(f"function cannot return {'array' if result.is_array else 'function'} type "
                                 f"'{spelled}'", node)
+            if result.is_block:  # §6.12.5: no function or block returns a block (the trailing space is clang's)
+                name = getattr(node.result, "typedef_name", None)
+                spelled = f"'{name}' (aka '{result}')" if name else f"'{result}'"
+                raise _at_name(SemaError(f"declaring function return value of type {spelled} is not allowed ", node))
             params = []
             only_void = len(node.params) == 1 and node.params[0].name is None
             for p in node.params:
@@ -308,6 +313,8 @@ class TypeResolver:
                     if getattr(exc, "at_name", False) and p.name is not None:
                         exc.node, exc.at_name = p, False
                     raise
+                if pt.is_block:  # §6.12.5: blocks are not parameters (of functions, kernels or blocks)
+                    raise SemaError(f"declaring function parameter of type '{pt}' is not allowed", p)
                 if pt == VOID and not only_void:
                     raise SemaError("argument may not have 'void' type" if p.name else
                                     "'void' must be the first and only parameter if specified", p)
@@ -317,8 +324,13 @@ class TypeResolver:
                 err.at_name = True  # clang reports it at the declared name (codegen.decl_type)
                 raise err
             return Function(result, tuple(params)), {"space": None, "const": False, "access": None}
-        if isinstance(node, ast.BlockPointerType):
-            raise not_supported("blocks", node)
+        if isinstance(node, ast.BlockPointerType):  # §6.12: R (^)(P...), a const pointer to a literal
+            if self.cl_std < 200:
+                raise SemaError(BLOCKS_DISABLED, node)
+            fn, _ = self.declarator(node.pointee, scope)
+            if not fn.is_function:
+                raise SemaError("block pointer to non-function type is invalid", node)
+            return Block(fn.result, fn.params, declared=True), {"space": None, "const": True, "access": None}
         raise SemaError(f"unexpected type node {type(node).__name__}", node)
 
     def image_access(self, t: CType, node) -> CType:
@@ -338,6 +350,10 @@ class TypeResolver:
     def default_pointee_space(self) -> str:
         # §1.5.4 (1.x: private) versus §1.5.5 (2.0: generic); the language version decides.
         return "generic" if self.cl_std >= 200 else "private"
+
+
+BLOCKS_DISABLED = ("blocks support disabled - compile with -fblocks or for OpenCL C 2.0 or OpenCL C 3.0 with "
+                   "__opencl_c_device_enqueue feature")
 
 
 def _at_name(exc: SemaError) -> SemaError:
@@ -483,6 +499,8 @@ def check_implicit(src: CType, dst: CType, node, what: str = "assigning to", whe
         raise SemaError(conversion_message(what, src, dst, "pointer to int"), where, "-Wint-conversion")
     if dst.is_record and src is dst:
         return
+    if getattr(dst, "null_from_zero", False) and src.is_scalar and src.is_integer and is_null_constant(node):
+        return  # queue_t from CLK_NULL_QUEUE (0)
     if dst.is_sampler and src.is_scalar and src.is_integer and what != "assigning to":
         return  # an integer constant initialises a sampler_t (§6.13.14.1; codegen_expr.convert)
     raise SemaError(conversion_message(what, src, dst), where)

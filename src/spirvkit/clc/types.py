@@ -10,6 +10,8 @@ arguments, so the name has to survive. The OpenCL C 2.0 atomic types are :class:
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 
 ADDRESS_SPACES = ("private", "global", "local", "constant", "generic")
@@ -25,6 +27,7 @@ class CType:
     # constant samplers — never as objects in memory (is_opaque covers both).
     is_image = is_sampler = is_opaque = False
     is_pipe = False  # a pipe (§6.13.16) is opaque too: a parameter's value only
+    is_block = False  # a block (§6.12): a pointer to its literal, called but never pointed to
     is_float = is_integer = is_bool = False
     kind = ""
     bits = 0
@@ -325,6 +328,28 @@ class Function(CType):
 
 
 @dataclass(frozen=True)
+class Block(CType):
+    """A block type (OpenCL C 2.0 §6.12, clang's block pointer ``R (^)(P...)``): a value is a
+    generic pointer to the block's literal (clang's ``struct.__opencl_block_literal_generic``).
+    ``declared``: a type written in a declaration, which clang makes a const pointer to
+    generic (``int (__generic ^const)(int)``; a literal's is ``int (^)(int)``); equality
+    ignores it. (Spelled, as the project's other types, without clang's ``__private``.)"""
+
+    result: CType
+    params: tuple
+    declared: bool = field(default=False, compare=False)
+
+    is_block = True
+    size = 8
+    align = 8
+
+    def __str__(self):
+        ps = ", ".join(str(p) for p in self.params) or "void"
+        result = str(self.result)
+        return f"{result}{'' if result.endswith('*') else ' '}({'__generic ^const' if self.declared else '^'})({ps})"
+
+
+@dataclass(frozen=True)
 class EventType(CType):
     size = 8
     align = 8
@@ -425,6 +450,15 @@ class ReserveIdType(CType):
 
 
 RESERVE_ID_T = ReserveIdType()
+
+
+def folded_int(value) -> int:
+    """A constant converted to an integer type when folding: an out-of-range or non-finite float
+    is undefined behaviour (C99 6.3.1.4; clang warns with -Wliteral-conversion), folded to 0 for
+    NaN and infinities; the caller wraps finite values to the type's width."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0
+    return int(value)
 
 
 def vector_of(elem: Scalar, n: int) -> CType:

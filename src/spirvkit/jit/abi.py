@@ -51,6 +51,11 @@ CONTEXT = _layout([
     # Sub-groups: work-items of consecutive local linear ids, this many to a sub-group (the
     # last of a group may have fewer); the enqueued work-group size gives one per group.
     ("sub_group_size", 1),
+    # Device-side enqueue (jit/ops_enqueue.py, runtime/device_queue.py): the address of the
+    # device queue's descriptor (DEVICE_QUEUE; 0: the launch has none), and the sub-group size
+    # the host asked for (0: one sub-group per work-group), which child launches inherit.
+    ("device_queue", 1),
+    ("sub_group_config", 1),
 ])
 
 # Thread state: what changes from one work-group to the next.
@@ -119,3 +124,47 @@ PIPE = _layout([
 ])
 # A reservation (reserve_id_t): (first slot << 32) | packet count; this value when none was made.
 INVALID_RESERVE_ID = (1 << 64) - 1
+
+# Device queue descriptor (device-side enqueue): what get_default_queue returns the address of.
+# A launch that may enqueue writes its commands as records into `arena` (a bump allocation with
+# an atomic add on `arena_used`, which may pass the capacity: that enqueue fails as queue-full)
+# and takes events from `free_events` (slot indices into the event table, handed out by an
+# atomic add on `free_next`). The runtime reads both after the launch (runtime/device_queue.py).
+DEVICE_QUEUE = _layout([
+    ("arena", 1),            # address of this launch's record arena
+    ("arena_capacity", 1),   # bytes the records may take (the room left in the queue)
+    ("arena_used", 1),       # bytes reserved so far (atomic add; may pass the capacity)
+    ("commands_left", 1),    # commands the host launch may still enqueue (atomic sub; signed)
+    ("events", 1),           # address of the event table (EVENT slots)
+    ("event_slots", 1),
+    ("free_events", 1),      # address of the free slot indices (int64)
+    ("free_count", 1),
+    ("free_next", 1),        # atomic add: the next free index to take
+    ("max_work_group_size", 1),
+    ("local_mem_size", 1),
+])
+# One event (clk_event_t: the address of its slot; CLK_NULL_EVENT is all ones).
+EVENT = _layout([
+    ("live", 1),             # 1 while the slot is allocated (the runtime frees it)
+    ("refs", 1),             # retain/release count (atomic)
+    ("status", 1),           # CL_QUEUED 3, CL_SUBMITTED 2, CL_COMPLETE 0, or an error (< 0)
+    ("kind", 1),             # EVENT_KERNEL, EVENT_MARKER or EVENT_USER
+    ("profile", 1),          # address for capture_event_profiling_info (0: none asked)
+    ("pad", 3),
+])
+EVENT_KERNEL, EVENT_MARKER, EVENT_USER = 1, 2, 3
+# A command record in the arena: these header words, then the wait list's event handles, the
+# local-memory sizes and the block literal's bytes (padded to 8).
+RECORD = _layout([
+    ("kind", 1),             # RECORD_KERNEL, RECORD_MARKER or RECORD_END (no record from here on)
+    ("bytes", 1),            # the whole record
+    ("invoke", 1),           # the SPIR-V id of the Invoke function (kernels)
+    ("flags", 1),
+    ("num_events", 1),
+    ("num_locals", 1),
+    ("param_size", 1),
+    ("event", 1),            # the returned event's handle (0: none)
+    ("enqueuer", 3),         # global id of the work-item that enqueued it
+    ("ndrange", 10),         # dims, offset[3], global[3], local[3] (local all 0: not given)
+])
+RECORD_KERNEL, RECORD_MARKER, RECORD_END = 1, 2, 0x7FFFFFFF

@@ -203,7 +203,10 @@ class AccessGuard:
         if pid in self.params:
             return True
         if inst.opname == "OpVariable":     # module variables (function ones are per item)
-            return self.ml.types[inst.words[1]].storage in ("CrossWorkgroup", "Workgroup", "UniformConstant")
+            storage = self.ml.types[inst.words[1]].storage
+            if self.ml.shader is not None and storage in ("StorageBuffer", "Uniform", "PushConstant"):
+                return True                 # a shader's buffers (shader_interface.py): bound for the launch
+            return storage in ("CrossWorkgroup", "Workgroup", "UniformConstant")
         region = self.gfl.region
         if region is not None and pid in region.layout.values:
             slots = region.layout.values[pid]
@@ -215,6 +218,9 @@ class AccessGuard:
         base_type = ml.types[ml.module.type_of(inst.words[3]).result_id].elem
         if base_type is None:
             raise _NotAffine
+        if ml.shader is not None and ml.shader.storage_of(self.gfl, inst.words[3]) in ("StorageBuffer", "Uniform",
+                                                                                        "PushConstant"):
+            return self._explicit_chain_offset(inst, base_type, offset)
         indices = list(inst.words[4:])
         total = offset
         if inst.opname in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain"):
@@ -231,6 +237,26 @@ class AccessGuard:
                 current = current.elem
             else:
                 raise _NotAffine
+        return total
+
+    def _explicit_chain_offset(self, inst, base_type, offset: _Node) -> _Node:
+        """A chain into a shader's buffer: the offsets its explicit layout gives (as
+        shader_memory.ShaderLowering.access_chain computes them); none through a matrix."""
+        from .shader_layout import is_matrix
+
+        layout = self.ml.shader.layout
+        total, current = offset, base_type
+        for index_id in inst.words[4:]:
+            if current.kind == "struct":
+                member = self.ml.constants.value(index_id)
+                total = self._add(total, _Node(64, machine=ir.Constant(I64, layout.member_offset(current, member))))
+                current = current.members[member]
+            elif is_matrix(current) or current.kind not in ("array", "vector"):
+                raise _NotAffine
+            else:
+                step = layout.stride(current) if current.kind == "array" else current.elem.width // 8
+                total = self._add(total, self._scaled(index_id, step))
+                current = current.elem
         return total
 
     def _scaled(self, index_id: int, stride: int) -> _Node:

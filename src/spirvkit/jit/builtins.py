@@ -65,6 +65,8 @@ def _scalar(fl: FunctionLowering, name: str) -> ir.Value:
     enqueued = b.mul(b.mul(fl.context_word("enqueued_local_size", 0), fl.context_word("enqueued_local_size", 1)),
                      fl.context_word("enqueued_local_size", 2))
     if name == "SubgroupSize":
+        if fl.ml.shader is not None:
+            return n   # Vulkan: the device's sub-group size, whatever the group's size
         return _umin(b, n, b.sub(count, b.mul(_scalar(fl, "SubgroupId"), n)))
     if name == "SubgroupMaxSize":
         return _umin(b, n, enqueued)
@@ -114,6 +116,10 @@ def load(fl: FunctionLowering, ptr: BuiltinPtr, t) -> ir.Value:
     """The value an OpLoad of a BuiltIn variable (or one component of it) produces."""
     b = fl.builder
     name = ptr.builtin
+    if fl.ml.shader is not None:   # 32-bit invocation ids computed without wrapping (shader_memory)
+        value = fl.ml.shader.load_builtin(fl, ptr, t)
+        if value is not None:
+            return value
     try:
         if name in MASKS:
             mask = _mask(fl, name)

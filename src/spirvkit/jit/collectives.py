@@ -1,5 +1,6 @@
-"""Work-group (and sub-group) collectives: OpGroupAll/Any/Broadcast and the OpGroup* arithmetic
-with Reduce, InclusiveScan and ExclusiveScan.
+"""Work-group (and sub-group) collectives: OpGroupAll/Any/Broadcast, the OpGroup* arithmetic
+with Reduce, InclusiveScan and ExclusiveScan, and the GroupNonUniform family (their arithmetic
+also with ClusteredReduce; OpGroupNonUniformRotateKHR of SPV_KHR_subgroup_rotate).
 
 A collective needs every work-item's operand before any work-item can have its result, so it
 is a synchronisation point like a barrier: in a kernel run region by region, the region ends at
@@ -21,27 +22,28 @@ import functools
 
 from llvmlite import ir
 
-from ..errors import NotSupportedError
+from ..errors import NotSupportedError, SpirvError
 from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr, handles
 from .intrinsics import intrinsic
 from .ops_pipe import GROUP_OPS as PIPE_GROUP_OPS
 
-ARITHMETIC = ("OpGroupIAdd", "OpGroupFAdd", "OpGroupFMin", "OpGroupUMin", "OpGroupSMin",
-              "OpGroupFMax", "OpGroupUMax", "OpGroupSMax") + tuple(
+NON_UNIFORM_ARITHMETIC = tuple(
     f"OpGroupNonUniform{op}" for op in ("IAdd", "FAdd", "IMul", "FMul", "SMin", "UMin", "FMin", "SMax", "UMax",
                                         "FMax", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LogicalAnd",
                                         "LogicalOr", "LogicalXor"))
+ARITHMETIC = ("OpGroupIAdd", "OpGroupFAdd", "OpGroupFMin", "OpGroupUMin", "OpGroupSMin",
+              "OpGroupFMax", "OpGroupUMax", "OpGroupSMax") + NON_UNIFORM_ARITHMETIC
 # The non-uniform family: the work-items that reach the instruction together take part (the
 # active ones), which is what the group function sees as the waiting ones.
 SHUFFLES = ("OpGroupNonUniformShuffle", "OpGroupNonUniformShuffleXor", "OpGroupNonUniformShuffleUp",
-            "OpGroupNonUniformShuffleDown")
+            "OpGroupNonUniformShuffleDown", "OpGroupNonUniformRotateKHR")
 NON_UNIFORM = ("OpGroupNonUniformElect", "OpGroupNonUniformAll", "OpGroupNonUniformAny",
                "OpGroupNonUniformAllEqual", "OpGroupNonUniformBroadcast", "OpGroupNonUniformBroadcastFirst",
                "OpGroupNonUniformBallot") + SHUFFLES
 COLLECTIVES = ("OpGroupAll", "OpGroupAny", "OpGroupBroadcast", "OpGroupAsyncCopy") + ARITHMETIC + NON_UNIFORM + \
     PIPE_GROUP_OPS
 OP_CONTROL_BARRIER = 224
-REDUCE, INCLUSIVE, EXCLUSIVE = 0, 1, 2
+REDUCE, INCLUSIVE, EXCLUSIVE, CLUSTERED_REDUCE = 0, 1, 2, 3
 SUBGROUP = 3   # Scope
 
 
@@ -107,11 +109,36 @@ def _scope_ok(fl: FunctionLowering, inst) -> None:
     if scope not in (2, 3):   # Workgroup, Subgroup
         raise NotSupportedError(f"{inst.opname} with execution scope {scope} (word {inst.offset}): only "
                                 "Workgroup and Subgroup scope")
-    if inst.opname in ARITHMETIC and inst.words[4] not in (REDUCE, INCLUSIVE, EXCLUSIVE):
+    if inst.opname == "OpGroupNonUniformRotateKHR" or (inst.opname in NON_UNIFORM_ARITHMETIC and
+                                                        inst.words[4] == CLUSTERED_REDUCE):
+        cluster_size(fl.ml, inst)     # checked while lowering the kernel, before any group function
+    elif inst.opname in ARITHMETIC and inst.words[4] not in (REDUCE, INCLUSIVE, EXCLUSIVE):
         from ..spirv.grammar import load_grammar
         op = load_grammar().operand_kinds["GroupOperation"].by_value.get(inst.words[4])
         raise NotSupportedError(f"{inst.opname} with group operation {op.name if op else inst.words[4]} "
                                 f"(word {inst.offset})")
+
+
+def cluster_size(ml, inst) -> int | None:
+    """The ClusterSize of a ClusteredReduce or a clustered OpGroupNonUniformRotateKHR (None: a
+    rotation without one). SPIR-V: it "must come from a constant instruction" (a module where it
+    does not is invalid); behaviour is undefined unless it is at least 1 and a power of 2, so
+    such a size is an error here rather than some arbitrary result."""
+    index = 6    # after Execution, Operation, X (arithmetic) or Execution, Value, Delta (rotation)
+    if len(inst.words) <= index:
+        if inst.opname == "OpGroupNonUniformRotateKHR":
+            return None
+        raise SpirvError(f"invalid module: {inst.opname} (word {inst.offset}): ClusteredReduce without a "
+                         "ClusterSize operand")
+    word = inst.words[index]
+    if not ml.constants.is_constant(word):
+        raise SpirvError(f"invalid module: {inst.opname} (word {inst.offset}): ClusterSize must come from a "
+                         "constant instruction")
+    size = ml.constants.value(word)
+    if not isinstance(size, int) or size < 1 or size & (size - 1):
+        raise SpirvError(f"{inst.opname} (word {inst.offset}): ClusterSize {size} is not a power of 2 "
+                         "(undefined behaviour in SPIR-V)")
+    return size
 
 
 def leave_operands(fl: FunctionLowering, inst, slots: list, state: int) -> None:
@@ -211,32 +238,46 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list,
     # Accumulators at the function's entry: this code runs once per region pass and sub-group.
     entry = ir.IRBuilder(fn.entry_basic_block)
     entry.position_at_start(fn.entry_basic_block)
+    from .kernel import _load_word
+    from .abi import CONTEXT
+    n = _load_word(b, ctx, CONTEXT["sub_group_size"])
+    max_size = None
+    if opname == "OpGroupNonUniformRotateKHR":
+        # SubgroupMaxSize (as builtins._scalar): the rotation's modulus when it has no ClusterSize.
+        enqueued = b.mul(b.mul(_load_word(b, ctx, CONTEXT["enqueued_local_size"]),
+                               _load_word(b, ctx, CONTEXT["enqueued_local_size"] + 1)),
+                         _load_word(b, ctx, CONTEXT["enqueued_local_size"] + 2))
+        max_size = b.select(b.icmp_unsigned("<", n, enqueued), n, enqueued)
     if ml.constants.value(scope_id(inst)) == SUBGROUP:
-        from .kernel import _load_word
-        from .abi import CONTEXT
-        n = _load_word(b, ctx, CONTEXT["sub_group_size"])
         with _counted_loop(b, fn, b.udiv(b.add(count, b.sub(n, ir.Constant(I64, 1))), n), "subgroup") as k:
             lo = b.mul(k, n)
             end = b.add(lo, n)
             hi = b.select(b.icmp_unsigned("<", end, count), end, count)
-            _combine_items(ml, b, entry, fn, inst, in_slots, sizes, lo, hi, waiting, operand, result)
+            _combine_items(ml, b, entry, fn, inst, in_slots, sizes, lo, hi, waiting, operand, result, max_size)
     else:
-        _combine_items(ml, b, entry, fn, inst, in_slots, sizes, ir.Constant(I64, 0), count, waiting, operand, result)
+        _combine_items(ml, b, entry, fn, inst, in_slots, sizes, ir.Constant(I64, 0), count, waiting, operand, result,
+                       max_size)
 
 
-def _combine_items(ml, b: ir.IRBuilder, entry: ir.IRBuilder, fn: ir.Function, inst, in_slots, sizes, lo, hi,
-                   waiting, operand, result) -> None:
-    """The collective over the work-items [lo, hi) of the group (a work-group or a sub-group)."""
+def _item_loop(b: ir.IRBuilder, fn: ir.Function, lo, hi):
+    """A loop class over the work-items [lo, hi): ``with items("name") as i: ...``."""
     from .kernel import _counted_loop
 
-    opname = inst.opname
-
-    class items(_counted_loop):   # for i in [lo, hi)
+    class items(_counted_loop):
         def __init__(self, name):
             super().__init__(b, fn, b.sub(hi, lo), name)
 
         def __enter__(self):
             return b.add(lo, super().__enter__())
+    return items
+
+
+def _combine_items(ml, b: ir.IRBuilder, entry: ir.IRBuilder, fn: ir.Function, inst, in_slots, sizes, lo, hi,
+                   waiting, operand, result, max_size) -> None:
+    """The collective over the work-items [lo, hi) of the group (a work-group or a sub-group);
+    ``max_size``: SubgroupMaxSize, for a rotation (None for the others)."""
+    opname = inst.opname
+    items = _item_loop(b, fn, lo, hi)
 
     if opname in PIPE_GROUP_OPS:
         from .ops_pipe import lower_group
@@ -245,7 +286,10 @@ def _combine_items(ml, b: ir.IRBuilder, entry: ir.IRBuilder, fn: ir.Function, in
 
     if opname in NON_UNIFORM and opname not in ("OpGroupNonUniformBroadcast", "OpGroupNonUniformAll",
                                                 "OpGroupNonUniformAny"):
-        _non_uniform(ml, b, entry, fn, opname, in_slots, lo, hi, items, waiting, operand, result)
+        if opname == "OpGroupNonUniformRotateKHR":
+            size = cluster_size(ml, inst)
+            max_size = ir.Constant(I64, size) if size is not None else max_size
+        _non_uniform(ml, b, entry, fn, opname, in_slots, lo, hi, items, waiting, operand, result, max_size)
         return
 
     if opname in ("OpGroupBroadcast", "OpGroupNonUniformBroadcast"):
@@ -289,6 +333,25 @@ def _combine_items(ml, b: ir.IRBuilder, entry: ir.IRBuilder, fn: ir.Function, in
         return
 
     operation = inst.words[4]
+    if operation == CLUSTERED_REDUCE:
+        # Clusters of ClusterSize work-items of consecutive ids from the group's first, each
+        # reduced on its own (the last may be partial; a ClusterSize beyond the group's size,
+        # undefined behaviour in SPIR-V, makes the group one cluster).
+        from .kernel import _counted_loop
+        size = ir.Constant(I64, cluster_size(ml, inst))
+        clusters = b.udiv(b.add(b.sub(hi, lo), b.sub(size, ir.Constant(I64, 1))), size)
+        with _counted_loop(b, fn, clusters, "cluster") as k:
+            c_lo = b.add(lo, b.mul(k, size))
+            c_end = b.add(c_lo, size)
+            c_hi = b.select(b.icmp_unsigned("<", c_end, hi), c_end, hi)
+            _scan(ml, b, entry, opname, REDUCE, in_slots, _item_loop(b, fn, c_lo, c_hi), waiting, operand, result)
+        return
+    _scan(ml, b, entry, opname, operation, in_slots, items, waiting, operand, result)
+
+
+def _scan(ml, b: ir.IRBuilder, entry: ir.IRBuilder, opname: str, operation: int, in_slots, items, waiting, operand,
+          result) -> None:
+    """Reduce, InclusiveScan or ExclusiveScan of the waiting work-items of ``items``, in order."""
     t = in_slots[0][0].llvm
     acc = entry.alloca(t)
     b.store(identity(opname, t, operation == EXCLUSIVE), acc)
@@ -309,10 +372,10 @@ def _combine_items(ml, b: ir.IRBuilder, entry: ir.IRBuilder, fn: ir.Function, in
 
 
 def _non_uniform(ml, b: ir.IRBuilder, entry: ir.IRBuilder, fn: ir.Function, opname: str, in_slots, lo, hi, items,
-                 waiting, operand, result) -> None:
-    """Elect, AllEqual, BroadcastFirst, Ballot and the shuffles over the waiting (active)
-    work-items [lo, hi) of a sub-group (Broadcast, All, Any and the arithmetic are shared with
-    OpGroup*)."""
+                 waiting, operand, result, rotation) -> None:
+    """Elect, AllEqual, BroadcastFirst, Ballot, the shuffles and the rotation (``rotation``: its
+    group size, an i64) over the waiting (active) work-items [lo, hi) of a sub-group (Broadcast,
+    All, Any and the arithmetic are shared with OpGroup*)."""
     size = b.sub(hi, lo)
     first, _ = first_waiting(b, fn, size, lambda j: waiting(b.add(lo, j)))
     first = b.add(lo, first)
@@ -357,17 +420,38 @@ def _non_uniform(ml, b: ir.IRBuilder, entry: ir.IRBuilder, fn: ir.Function, opna
                 result(value, i)
         return
     # The shuffles: each work-item reads the value of the one its operand names (an id out of
-    # the sub-group is undefined: it reads its own).
+    # the sub-group, or an inactive one, is undefined: it reads its own, or a stale value).
     with items("shuffle") as i:
         with b.if_then(waiting(i)):
             arg = operand(in_slots[1], i)
-            arg = b.zext(arg, I64) if arg.type.width < 64 else arg
             me = b.sub(i, lo)
-            source = {"OpGroupNonUniformShuffle": lambda: arg, "OpGroupNonUniformShuffleXor": lambda: b.xor(me, arg),
-                      "OpGroupNonUniformShuffleUp": lambda: b.sub(me, arg),
-                      "OpGroupNonUniformShuffleDown": lambda: b.add(me, arg)}[opname]()
+            if opname == "OpGroupNonUniformRotateKHR":
+                source = _rotated(b, me, arg, rotation)
+            else:
+                arg = b.zext(arg, I64) if arg.type.width < 64 else arg
+                source = {"OpGroupNonUniformShuffle": lambda: arg,
+                          "OpGroupNonUniformShuffleXor": lambda: b.xor(me, arg),
+                          "OpGroupNonUniformShuffleUp": lambda: b.sub(me, arg),
+                          "OpGroupNonUniformShuffleDown": lambda: b.add(me, arg)}[opname]()
             source = b.select(b.icmp_unsigned("<", source, size), source, me)
             result(operand(in_slots[0], b.add(lo, source)), i)
+
+
+def _rotated(b: ir.IRBuilder, me: ir.Value, delta: ir.Value, size: ir.Value) -> ir.Value:
+    """OpGroupNonUniformRotateKHR's source: ((me + Delta) mod R) + (me - me mod R) for the rotation
+    group size R (ClusterSize, or SubgroupMaxSize in a Kernel module). SPIR-V writes it with
+    masks, & (R - 1) and & ~(R - 1), which is the same for the power-of-2 R it assumes;
+    cl_khr_subgroup_rotate says "the remainder of the division ... by the maximum subgroup
+    size", which is this form, so a launch with a sub-group size that is not a power of 2 still
+    rotates. Delta is unsigned; the sum wraps at Delta's width (32 bits at least, the width of
+    the local id)."""
+    width = max(32, delta.type.width)
+    t = ir.IntType(width)
+    me_w = b.trunc(me, t) if width < 64 else me
+    delta = b.zext(delta, t) if delta.type.width < width else delta
+    total = b.add(me_w, delta)
+    total = b.zext(total, I64) if width < 64 else total
+    return b.add(b.urem(total, size), b.sub(me, b.urem(me, size)))
 
 
 def _equal(b: ir.IRBuilder, x: ir.Value, y: ir.Value) -> ir.Value:

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from ..errors import NotSupportedError, SpirvkitError
 from ..spirv.module import Module
 from . import target
+from .block_literal import enqueue_targets, mark_invariant_literal
 from .image_launch import LaunchImages
 from .inline_sync import inline_sync_calls
 from .kernel import ArgSlot, KernelBuilder, kernel_body
@@ -83,6 +84,10 @@ def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | N
         ml.image_launch = LaunchImages(images, ml.types[ml.spv_functions[entry.function].function_type].params)
     kb = KernelBuilder(ml, entry.function)
     kb.build()
+    body = ml.llvm.globals.get("spirvkit_body")
+    if body is not None and kb.slots and enqueue_targets(module) & {entry.function, kb.spv_fn.id}:
+        # A block enqueued on the device: its literal's loads are invariant (block_literal.py).
+        mark_invariant_literal(ml, body, body.args[7])
     return ml.llvm_text(), ml, kb
 
 

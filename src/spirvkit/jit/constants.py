@@ -333,6 +333,8 @@ def _fold_address(ev: ConstantEvaluator, name: str, operands) -> GlobalAddress:
     """An address constant over a program-scope variable (what llvm-spirv emits for ``&arr[3]``,
     ``&s.b``, ``(global char *)&x + 1``): the variable and a byte offset into it."""
     base = ev.value(operands[0])
+    if base is None and not name.endswith("AccessChain"):
+        return None   # a cast of a null pointer is null (llvm-spirv's capture-free block literals)
     if not isinstance(base, GlobalAddress):
         raise NotSupportedError(f"OpSpecConstantOp {name} of a pointer other than a program-scope "
                                 "variable's address")

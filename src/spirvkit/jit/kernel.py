@@ -344,6 +344,8 @@ class KernelBuilder:
             else:
                 size = enq[d]   # compiled for a uniform NDRange: every group is whole
             b.store(size, _word(b, ts, THREAD["local_size"] + d))
+        if self.ml.shader is not None:   # zero-initialised Workgroup variables (shader_memory.py)
+            self.ml.shader.before_group(self.ml, b, ts)
         b.call(group, [ctx, ts])
         if self.ml.checked and not self.ml.report_faults:
             # A fault flag raised in this group: stop the launch and name the group, which the

@@ -15,6 +15,7 @@ from ..errors import NotSupportedError
 from ..spirv.module import Function, Module
 from . import ops_arith, ops_composite, ops_control, ops_convert, ops_memory, ops_atomic, ops_ext, ops_image  # noqa: F401 (register handlers)
 from . import ops_pipe  # noqa: F401 (register handlers)
+from . import ops_enqueue  # noqa: F401 (register handlers)
 from .constants import CONSTANT_OPS, OP_SPEC_OP, OP_UNDEF, ConstantEvaluator, GlobalAddress
 from .function import I64, PTR, BuiltinPtr, FunctionLowering, Ptr
 from .runtime_ir import RuntimeFunctions
@@ -122,6 +123,7 @@ class ModuleLowering:
         self.printf_sites: list[dict] = []   # printf calls: format and argument kinds (opencl_printf.py)
         self.image_functions = None           # texel and sampling routines (ops_image.py), on first use
         self.image_launch = None              # formats and samplers fixed by a launch (image_launch.py)
+        self.shader = None                    # a GLCompute shader's hooks (shader_memory.ShaderLowering)
 
     def fixed_word(self, name: str, index: int) -> ir.Constant | None:
         """A launch-state word this compilation fixes (the local size), else None."""
@@ -299,6 +301,10 @@ class ModuleLowering:
         ptr_t = self.types[inst.words[1]]
         storage, pointee = ptr_t.storage, ptr_t.elem
         b = fl.builder_at_entry()
+        if self.shader is not None:   # buffers bound by (set, binding), push constants
+            resource = self.shader.module_variable(fl, inst, storage)
+            if resource is not None:
+                return resource
         if storage == "Input":
             if var_id not in self.builtins:
                 raise NotSupportedError("an Input variable that is not a BuiltIn")

@@ -2,12 +2,30 @@
 
 LLVM converts with round-to-nearest-even (int and double to float) and truncation (float to
 int). Directed modes are built on top: convert, compare the result with the exact source, and
-step one ulp when it landed on the wrong side. Float-to-integer conversions always saturate
-(LLVM's ``fpto[su]i.sat``): a saturated conversion needs it, and an unsaturated one that
-overflows is undefined in OpenCL, so a defined value is better than LLVM poison.
+step one ulp when it landed on the wrong side.
+
+Float to integer: a ``SaturatedConversion`` (``convert_T_sat``) clamps, NaN giving 0 (LLVM's
+``fpto[su]i.sat``). Without it, a NaN or a value whose truncation does not fit is undefined in
+OpenCL C (§6.2.3.3); LLVM would make it poison. spirvkit gives instead, on every host, what the
+x86-64 (AVX-512) instructions that PoCL's code uses give, so that programs relying on it print
+what they print on PoCL (docs/conversions.md):
+
+- ``int`` / ``long``: the "integer indefinite" value, INT_MIN / LONG_MIN (``cvttss2si``);
+- ``uint`` / ``ulong``: all ones, UINT_MAX / ULONG_MAX (``vcvttss2usi``);
+- ``char``, ``uchar``, ``short``, ``ushort``: converted to ``int`` as above, then truncated to
+  the low bits (300.0f gives (uchar)44, NaN gives 0), as scalar x86 code does.
+
+PoCL's vectorised code is not consistent for the narrow types: at some vector widths (and in the
+lanes its work-group vectoriser packs) LLVM narrows with ``packssdw`` / ``packusdw``, which
+clamp instead. tests/jit/test_convert_x86.py lists where.
+
+The value is a select between the saturating conversion and the constant, so it is never
+poison.
 """
 
 from __future__ import annotations
+
+import struct
 
 from llvmlite import ir
 
@@ -87,7 +105,7 @@ def lower_float_to_int(fl, inst):
     w = inst.words
     x = fl.value(w[3])
     target = fl.type(w[1]).llvm
-    mode, _ = _decorations(fl, w[2])
+    mode, saturated = _decorations(fl, w[2])
     b = fl.builder
     if mode in ("RTE", "RTP", "RTN"):
         name = {"RTE": "llvm.rint", "RTP": "llvm.ceil", "RTN": "llvm.floor"}[mode]
@@ -95,8 +113,45 @@ def lower_float_to_int(fl, inst):
     if isinstance(_scalar(x.type), ir.HalfType):
         # Widen first (exact): LLVM's x86 lowering of fpto*i.sat from half mishandles NaN.
         x = b.fpext(x, _like(x.type, ir.FloatType()))
-    sat = "llvm.fptosi.sat" if inst.opname == "OpConvertFToS" else "llvm.fptoui.sat"
-    fl.set(w[2], b.call(_intrinsic(fl, sat, [target, x.type]), [x]))
+    signed = inst.opname == "OpConvertFToS"
+    if saturated:
+        sat = "llvm.fptosi.sat" if signed else "llvm.fptoui.sat"
+        fl.set(w[2], b.call(_intrinsic(fl, sat, [target, x.type]), [x]))
+        return
+    bits = _scalar(target).width
+    if bits < 32:  # through int, then the low bits (as scalar x86 code: cvttss2si, then a narrow store)
+        wide = _x86_float_to_int(fl, x, _like(target, ir.IntType(32)), True)
+        fl.set(w[2], b.trunc(wide, target))
+    else:
+        fl.set(w[2], _x86_float_to_int(fl, x, target, signed))
+
+
+def _x86_float_to_int(fl, x: ir.Value, target: ir.Type, signed: bool) -> ir.Value:
+    """x (float or double) truncated to the 32- or 64-bit integer ``target``: the exact value
+    where it fits, else (NaN too) INT_MIN-like for signed and all ones for unsigned — what
+    cvttss2si / vcvttss2usi give. Built from a saturating conversion and a select: no poison."""
+    b = fl.builder
+    bits = _scalar(target).width
+    ftype = _scalar(x.type)
+    if signed:
+        low, high, bad = -(2.0 ** (bits - 1)), 2.0 ** (bits - 1), 1 << (bits - 1)
+    else:
+        low, high, bad = 0.0, 2.0 ** bits, (1 << bits) - 1
+    # The truncation fits when low - 1 < x < high. low - 1 is exact in the source type unless
+    # it rounds to low, and then nothing lies strictly between the two: x >= low says the same.
+    below = int(low) - 1
+    exact = (_f32(below) if isinstance(ftype, ir.FloatType) else float(below)) == below
+    fits_low = (b.fcmp_ordered(">", x, constant_like(x.type, float(below))) if exact
+                else b.fcmp_ordered(">=", x, constant_like(x.type, low)))
+    fits = b.and_(fits_low, b.fcmp_ordered("<", x, constant_like(x.type, high)))
+    sat = "llvm.fptosi.sat" if signed else "llvm.fptoui.sat"
+    value = b.call(_intrinsic(fl, sat, [target, x.type]), [x])
+    return b.select(fits, value, constant_like(target, bad))
+
+
+def _f32(v: int) -> float:
+    """v rounded to single precision."""
+    return struct.unpack("<f", struct.pack("<f", float(v)))[0]
 
 
 @handles("OpConvertSToF", "OpConvertUToF")

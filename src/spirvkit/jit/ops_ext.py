@@ -14,6 +14,11 @@ def lower_ext_inst(fl: FunctionLowering, inst) -> None:
     set_name = getattr(ext_set, "import_name", None) or fl.ml.module.ext_inst_imports.get(w[3], "?")
     if set_name.startswith("NonSemantic."):
         return  # no semantic effect by definition (debug info, shader-debug printf ...)
+    if set_name == "GLSL.std.450":
+        from .shader_glsl import lower_glsl_std
+
+        lower_glsl_std(fl, inst)
+        return
     if set_name != "OpenCL.std":
         raise NotSupportedError(f"extended instruction set {set_name}")
     desc = ext_set.by_opcode.get(w[4]) if hasattr(ext_set, "by_opcode") else None

@@ -29,7 +29,8 @@ def memory_access(words: list[int], at: int) -> tuple[bool, int | None]:
 def lower_variable(fl: FunctionLowering, inst) -> None:
     w = inst.words
     ptr_t = fl.type(w[1])
-    if ptr_t.storage != "Function":
+    if ptr_t.storage != "Function" and not (ptr_t.storage == "Private" and fl.ml.shader is not None):
+        # (a shader's Private variables are moved into its entry function: shader_compiler.py)
         raise NotSupportedError(f"a function-scope OpVariable in storage class {ptr_t.storage}")
     pointee = ptr_t.elem
     ab = fl.alloca_builder
@@ -46,7 +47,11 @@ def lower_variable(fl: FunctionLowering, inst) -> None:
             fl.builder.store(init.base if has else null, shadow[0])
             fl.builder.store(init.end if has else null, shadow[1])
         return
-    slot = opaque_alloca(ab, pointee.llvm, max(fl.types.align(pointee), 4))
+    # The Alignment decoration counts too: accesses may say Aligned 16 on a packed struct (a
+    # block literal that llvm-spirv decorates CPacked holds a vector or double member).
+    declared = [d.operands[0] for d in fl.ml.module.decorations(w[2]) if d.name == "Alignment"]
+    slot = opaque_alloca(ab, pointee.llvm, max(fl.types.align(pointee), 4, min(max(declared, default=0),
+                                                                                MAX_ASSUMED_ALIGNMENT)))
     if len(w) > 4:
         init = fl.get(w[4])
         ab.store(init.addr if isinstance(init, Ptr) else init, slot)
@@ -82,6 +87,9 @@ def lower_load(fl: FunctionLowering, inst) -> None:
     ptr = fl.pointer(w[3])
     if isinstance(ptr, BuiltinPtr):
         fl.set(w[2], builtins.load(fl, ptr, t))
+        return
+    if fl.ml.shader is not None and fl.ml.shader.is_explicit(fl, w[3]):   # buffer layouts
+        fl.set(w[2], fl.ml.shader.load(fl, ptr, t, w[3]))
         return
     volatile, align = memory_access(w, 4)
     fl.set(w[2], load(fl, ptr, t, align, volatile, shadow=fl.pointer_shadows.get(w[3]), pointer_id=w[3]))
@@ -132,6 +140,9 @@ def lower_store(fl: FunctionLowering, inst) -> None:
         raise NotSupportedError(f"a store to the BuiltIn variable {ptr.builtin}")
     value = fl.get(w[2])
     t = fl.types[fl.ml.module.type_of(w[2]).result_id] if not isinstance(value, Ptr) else None
+    if fl.ml.shader is not None and t is not None and fl.ml.shader.is_explicit(fl, w[1]):   # buffer layouts
+        fl.ml.shader.store(fl, ptr, value, t, w[1])
+        return
     volatile, align = memory_access(w, 3)
     store(fl, ptr, value, t, align, volatile, pointer_id=w[1])
     shadow = fl.pointer_shadows.get(w[1])
@@ -227,6 +238,9 @@ def lower_access_chain(fl: FunctionLowering, inst) -> None:
         fl.set(w[2], BuiltinPtr(base.builtin, fl.value(indices[0])))
         return
     pointee = _pointee(fl, w[3])
+    if fl.ml.shader is not None and fl.ml.shader.is_explicit(fl, w[3]):   # Offset / ArrayStride
+        fl.ml.shader.access_chain(fl, inst, base, pointee)
+        return
     gep_indices = [_index(fl, indices.pop(0)) if has_element else ir.Constant(I64, 0)]
     current = pointee
     for index_id in indices:
@@ -250,6 +264,8 @@ def lower_access_chain(fl: FunctionLowering, inst) -> None:
 def lower_copy_memory(fl: FunctionLowering, inst) -> None:
     w = inst.words
     target, source = fl.pointer(w[1]), fl.pointer(w[2])
+    if fl.ml.shader is not None:
+        fl.ml.shader.check_copy(fl, w[1], w[2])
     b = fl.builder
     if inst.opname == "OpCopyMemorySized":
         size = fl.value(w[3])

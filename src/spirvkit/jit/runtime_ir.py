@@ -69,6 +69,13 @@ class RuntimeFunctions:
         region, so any access through it faults."""
         fn, b = self._function("find_region", REGION, [PTR, PTR, PTR])
         fn.attributes.add("noinline")
+        # What it reads (the region table, the thread's local block) does not change while a
+        # launch runs: calls with the same pointer may be merged and hoisted out of work-item
+        # loops (a pointer loaded from an invariant block literal, jit/block_literal.py).
+        fn.attributes.add("readnone")
+        fn.attributes.add("nounwind")
+        fn.attributes._known = fn.attributes._known | {"willreturn"}   # llvmlite does not know it
+        fn.attributes.add("willreturn")
         ctx, ts, addr = fn.args
         a = b.ptrtoint(addr, I64)
         local_base = b.load(_word(b, ts, THREAD["local_base"]), typ=I64)

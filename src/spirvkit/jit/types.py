@@ -15,6 +15,7 @@ from ..spirv.grammar import load_grammar
 from ..spirv.module import Module
 
 OP_TYPE_VOID, OP_TYPE_BOOL, OP_TYPE_INT, OP_TYPE_FLOAT = 19, 20, 21, 22
+OP_TYPE_MATRIX = 24
 OP_TYPE_VECTOR, OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY, OP_TYPE_STRUCT = 23, 28, 29, 30
 OP_TYPE_POINTER, OP_TYPE_FUNCTION, OP_TYPE_FORWARD_POINTER = 32, 33, 39
 OP_TYPE_EVENT, OP_TYPE_DEVICE_EVENT, OP_TYPE_RESERVE_ID, OP_TYPE_QUEUE = 34, 35, 36, 37
@@ -121,6 +122,10 @@ class TypeTable:
         elif op == OP_TYPE_VECTOR:
             elem = self[w[2]]
             t = SpvType(rid, "vector", ir.VectorType(elem.llvm, w[3]), elem=elem, count=w[3])
+        elif op == OP_TYPE_MATRIX:
+            # A matrix is an array of its column vectors (shader layouts: shader_layout.py).
+            column = self[w[2]]
+            t = SpvType(rid, "array", ir.ArrayType(column.llvm, w[3]), elem=column, count=w[3], name="OpTypeMatrix")
         elif op == OP_TYPE_ARRAY:
             elem = self[w[2]]
             n = self._constant_int(w[3])
@@ -179,6 +184,10 @@ class TypeTable:
 
     def _constant_int(self, const_id: int) -> int:
         inst = self.module.definition(const_id)
+        if inst is not None and inst.opcode == 52:   # OpSpecConstantOp (shared arrays sized by WorkgroupSize)
+            from .constants import ConstantEvaluator
+
+            return int(ConstantEvaluator(self.module, self, self.spec_values).value(const_id))
         if inst is None or inst.opcode not in (43, 50):  # OpConstant, OpSpecConstant
             raise NotSupportedError(f"array length %{const_id} that is not an integer constant")
         if inst.opcode == 50:
@@ -189,7 +198,7 @@ class TypeTable:
 
 
 _TYPE_OPS = {OP_TYPE_VOID, OP_TYPE_BOOL, OP_TYPE_INT, OP_TYPE_FLOAT, OP_TYPE_VECTOR, OP_TYPE_ARRAY,
-             OP_TYPE_RUNTIME_ARRAY, OP_TYPE_STRUCT, OP_TYPE_POINTER, OP_TYPE_FUNCTION, OP_TYPE_FORWARD_POINTER,
+             OP_TYPE_MATRIX, OP_TYPE_RUNTIME_ARRAY, OP_TYPE_STRUCT, OP_TYPE_POINTER, OP_TYPE_FUNCTION, OP_TYPE_FORWARD_POINTER,
              OP_TYPE_EVENT, OP_TYPE_DEVICE_EVENT, OP_TYPE_RESERVE_ID, OP_TYPE_QUEUE, OP_TYPE_OPAQUE,
              25, 26, 27, 38, 322, 323}  # image, sampler, sampled image, pipe, pipe storage, named barrier
 

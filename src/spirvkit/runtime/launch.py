@@ -75,16 +75,19 @@ class LoadedKernel:
         self.object = LoadedObject(compiled.object)
         self.run = _RUN(self.object.address(RUN_SYMBOL))
         self.frame_bytes = compiled.frame_bytes      # the work-items' records between regions
-        self._scratch: list[dict] = []
+        # Per host thread: two Python threads may launch this kernel at once.
+        self._per_thread = threading.local()
 
     def scratch(self, count: int, local_bytes: int, items: int) -> list[dict]:
-        """Thread states, local memory and frame arenas for ``count`` workers."""
-        while len(self._scratch) < count:
+        """Thread states, local memory and frame arenas for ``count`` workers (the calling host
+        thread's own: another thread's launch of this kernel never touches them)."""
+        own = self._per_thread.__dict__.setdefault("scratch", [])
+        while len(own) < count:
             # 64 words each: two threads' states never share a cache line.
-            self._scratch.append({"ts": np.zeros(max(THREAD["_words"], 64), np.int64),
-                                  "local": np.zeros(0, np.uint8), "frames": np.zeros(0, np.uint8)})
+            own.append({"ts": np.zeros(max(THREAD["_words"], 64), np.int64),
+                        "local": np.zeros(0, np.uint8), "frames": np.zeros(0, np.uint8)})
         frames_needed = self.frame_bytes * items + 128
-        for s in self._scratch[:count]:
+        for s in own[:count]:
             if s["local"].nbytes < local_bytes + 128:
                 s["local"] = np.zeros(local_bytes + 128, np.uint8)
             if s["frames"].nbytes < frames_needed:
@@ -95,7 +98,7 @@ class LoadedKernel:
             ts[THREAD["local_bytes"]] = local_bytes
             ts[THREAD["frames"]] = _aligned(s["frames"], 64)
             ts[THREAD["frame_bytes"]] = self.frame_bytes
-        return self._scratch[:count]
+        return own[:count]
 
 
 def _aligned(array: np.ndarray, align: int) -> int:
@@ -105,11 +108,15 @@ def _aligned(array: np.ndarray, align: int) -> int:
 
 
 def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_block: np.ndarray | None,
-           timeout: float | None, name: str, locate=None, printf=None, sub_group_size: int | None = None) -> None:
+           timeout: float | None, name: str, locate=None, printf=None, sub_group_size: int | None = None,
+           device_queue=None) -> None:
     """Runs the kernel over the NDRange. ``locate()`` gives the report-mode kernel, used to
     re-run the one work-group whose fault flag a checked launch found set. ``printf``: where the
     kernel's printf output goes (see runtime/printf.py); it is written when the launch ends.
-    ``sub_group_size``: work-items per sub-group (None: one sub-group per work-group)."""
+    ``sub_group_size``: work-items per sub-group (None: one sub-group per work-group).
+    ``device_queue``: the host launch's runtime.device_queue.DeviceQueue, for a kernel that may
+    enqueue children: they are collected from it when the launch has finished (and run by its
+    ``drain``, not here)."""
     check_launch(name, bound.local_bytes, kernel.frame_bytes, ndrange.group_items)  # before anything is allocated
     ctx = np.zeros(CONTEXT["_words"], np.int64)
     ctx[CONTEXT["work_dim"]] = ndrange.work_dim
@@ -119,6 +126,7 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
     ctx[CONTEXT["num_groups"]: CONTEXT["num_groups"] + 3] = ndrange.num_groups
     ctx[CONTEXT["total_groups"]] = ndrange.total_groups
     ctx[CONTEXT["sub_group_size"]] = sub_group_size or ndrange.group_items
+    ctx[CONTEXT["sub_group_config"]] = sub_group_size or 0
     ctx[CONTEXT["args"]] = bound.block.ctypes.data
     regions = list(bound.regions)
     if globals_block is not None and globals_block.nbytes:
@@ -128,6 +136,8 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
     table = np.array([(b, e) for b, e, _ in regions] or [(0, 0)], np.uint64)
     ctx[CONTEXT["regions"]] = table.ctypes.data
     ctx[CONTEXT["region_count"]] = len(regions)
+    if device_queue is not None:
+        device_queue.attach(ctx, regions)
     printf_buffer = None
     if kernel.compiled.printf:
         printf_buffer = PrintfBuffer(kernel.compiled.printf)
@@ -171,6 +181,8 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
         raise KernelTimeout(f"kernel {name!r} ran longer than its timeout of {timeout} s and was stopped")
     if stopped == "interrupt":
         raise KernelInterrupted(f"kernel {name!r} was interrupted (Ctrl-C)")
+    if device_queue is not None:
+        device_queue.collect()
 
 
 def _run_workers(kernel: LoadedKernel, ctx: np.ndarray, scratch: list[dict], deadline) -> str | None:

@@ -51,6 +51,24 @@ MAX_GLOBAL_VARIABLE_SIZE = 64 * 1024 * 1024
 # bytes; CPU implementations report 4096 (Intel) or more.
 MAX_PARAMETER_SIZE = 4096
 
+# Device-side enqueue (runtime/device_queue.py). CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE: the bytes of
+# the device queue, which holds the commands enqueued and not yet started: each takes
+# device_queue.record_bytes() (its header, wait list, local-memory sizes and a copy of its
+# block literal). OpenCL requires at least 256 KiB; an enqueue_kernel (or enqueue_marker) that
+# finds the queue full returns CLK_DEVICE_QUEUE_FULL (-161) and enqueues nothing.
+QUEUE_ON_DEVICE_MAX_SIZE = 256 * 1024
+
+# CL_DEVICE_MAX_ON_DEVICE_EVENTS: clk_event_t objects alive at once in one host launch's tree
+# (OpenCL requires at least 1024); past it enqueue_kernel returns CLK_EVENT_ALLOCATION_FAILURE
+# (-100) and create_user_event CLK_NULL_EVENT.
+MAX_ON_DEVICE_EVENTS = 1024
+
+# The commands (kernels and markers) one host launch and all its descendants may enqueue in
+# total (no OpenCL query): it ends runaway recursion, which the queue size alone would not (a
+# child that enqueues one grandchild keeps the queue nearly empty). Past it enqueue_kernel
+# returns CLK_OUT_OF_RESOURCES (-5).
+MAX_ENQUEUED_COMMANDS = 16384
+
 # The largest module the JIT lowers, in 32-bit words (16 MiB of SPIR-V, about a thousand times
 # the largest kernel of the test corpus): lowering and LLVM's compile time grow with it, and a
 # kernel past it would take many minutes before its first launch.
@@ -72,6 +90,9 @@ class DeviceLimits:
     max_module_words: int              # the JIT's largest module (SPIR-V words)
     bracket_depth: int                 # the compiler's nesting limit (clang's -fbracket-depth)
     error_limit: int                   # errors before the compiler stops (clang's -ferror-limit)
+    queue_on_device_max_size: int = QUEUE_ON_DEVICE_MAX_SIZE   # device queue bytes
+    max_on_device_events: int = MAX_ON_DEVICE_EVENTS
+    max_enqueued_commands: int = MAX_ENQUEUED_COMMANDS   # per host launch (no CL query)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -84,7 +105,8 @@ def device_limits() -> DeviceLimits:
 
     return DeviceLimits(MAX_WORK_GROUP_SIZE, (MAX_WORK_GROUP_SIZE,) * 3, LOCAL_MEM_SIZE, PRIVATE_MEM_SIZE,
                         MAX_CONSTANT_BUFFER_SIZE, MAX_GLOBAL_VARIABLE_SIZE, MAX_PARAMETER_SIZE, MAX_MODULE_WORDS,
-                        Parser.MAX_BRACKET_DEPTH, PreprocessorOptions().error_limit)
+                        Parser.MAX_BRACKET_DEPTH, PreprocessorOptions().error_limit, QUEUE_ON_DEVICE_MAX_SIZE,
+                        MAX_ON_DEVICE_EVENTS, MAX_ENQUEUED_COMMANDS)
 
 
 def _size(n: int) -> str:

@@ -22,11 +22,35 @@ _CLUSTERED = {d.opcode: len(d.operands) for d in op._g.instructions.values()
               if d.operands and d.operands[-1].name == "ClusterSize" and d.operands[-1].quantifier == "?"}
 
 
+_ROTATE = getattr(op, "GroupNonUniformRotateKHR", -1)
+
+
+def _check_cluster_size(ctx, inst) -> None:
+    """A present ClusterSize: a constant instruction (SPIR-V 3.32.24; spirv-val's wording), for
+    a rotation also a power of 2 of at least 1 (SPV_KHR_subgroup_rotate)."""
+    cluster = inst.words[_CLUSTERED[inst.opcode]]
+    if inst.opcode == _ROTATE:
+        if not ctx.is_constant_instruction(cluster):
+            ctx.error("group.cluster-size", "SPV_KHR_subgroup_rotate",
+                      f"{inst.opname[2:]}: ClusterSize must come from a constant instruction.", inst)
+            return
+        value = ctx.constant_value(cluster)
+        if value is not None and (value < 1 or value & (value - 1)):
+            ctx.error("group.cluster-size", "SPV_KHR_subgroup_rotate",
+                      f"{inst.opname[2:]}: Behavior is undefined unless ClusterSize is at least 1 and a "
+                      f"power of 2.", inst)
+    elif not ctx.is_constant_instruction(cluster):
+        ctx.error("group.cluster-size", "SPIR-V 3.32.24",
+                  f"{inst.opname[2:]}: ClusterSize must be a constant instruction", inst)
+
+
 def check(ctx) -> None:
     for inst in ctx.insts:
         opc = inst.opcode
-        if opc in _CLUSTERED and len(inst.words) > 4 and inst.words[4] == _CLUSTERED_REDUCE and \
-                len(inst.words) <= _CLUSTERED[opc]:
+        if opc in _CLUSTERED and len(inst.words) > _CLUSTERED[opc]:
+            _check_cluster_size(ctx, inst)
+        if opc in _CLUSTERED and opc != _ROTATE and len(inst.words) > 4 and inst.words[4] == _CLUSTERED_REDUCE \
+                and len(inst.words) <= _CLUSTERED[opc]:
             # Group Operation ClusteredReduce: "... The ClusterSize operand must be present." (SPIR-V
             # 3.28 in the unified specification; GroupNonUniformClustered)
             ctx.error("group.cluster-size", "SPIR-V 3.28",

@@ -1,0 +1,113 @@
+"""Matrix instructions (shaders): a matrix is an LLVM array of its column vectors (types.py), so
+every product is column arithmetic on vectors, in the order SPIR-V defines (each result
+component a sum over k in increasing k, with separate multiplies and adds: no contraction)."""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from .function import I32, FunctionLowering, handles
+
+
+def _columns(b: ir.IRBuilder, m: ir.Value) -> list[ir.Value]:
+    return [b.extract_value(m, c) for c in range(m.type.count)]
+
+
+def _matrix(b: ir.IRBuilder, llvm_t: ir.Type, columns: list[ir.Value]) -> ir.Value:
+    value = ir.Constant(llvm_t, None)
+    for c, column in enumerate(columns):
+        value = b.insert_value(value, column, c)
+    return value
+
+
+def _lane(b: ir.IRBuilder, v: ir.Value, i: int) -> ir.Value:
+    return b.extract_element(v, ir.Constant(I32, i))
+
+
+def splat(b: ir.IRBuilder, s: ir.Value, like: ir.Type) -> ir.Value:
+    """``s`` in every lane of vector type ``like`` (``s`` itself when ``like`` is a scalar)."""
+    if not isinstance(like, ir.VectorType):
+        return s
+    v = ir.Constant(like, None)
+    for i in range(like.count):
+        v = b.insert_element(v, s, ir.Constant(I32, i))
+    return v
+
+
+def dot(b: ir.IRBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    """The sum of the lane products, in lane order (the product of two scalars)."""
+    product = b.fmul(x, y)
+    if not isinstance(product.type, ir.VectorType):
+        return product
+    total = _lane(b, product, 0)
+    for i in range(1, product.type.count):
+        total = b.fadd(total, _lane(b, product, i))
+    return total
+
+
+def _times_vector(b: ir.IRBuilder, columns: list[ir.Value], v: ir.Value) -> ir.Value:
+    """M * v: the sum of column k times v[k]."""
+    total = b.fmul(columns[0], splat(b, _lane(b, v, 0), columns[0].type))
+    for k in range(1, len(columns)):
+        total = b.fadd(total, b.fmul(columns[k], splat(b, _lane(b, v, k), columns[k].type)))
+    return total
+
+
+@handles("OpTranspose")
+def lower_transpose(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    b = fl.builder
+    columns = _columns(b, fl.value(w[3]))
+    result_t = fl.type(w[1]).llvm
+    rows = []
+    for r in range(result_t.count):
+        row = ir.Constant(result_t.element, None)
+        for c, column in enumerate(columns):
+            row = b.insert_element(row, _lane(b, column, r), ir.Constant(I32, c))
+        rows.append(row)
+    fl.set(w[2], _matrix(b, result_t, rows))
+
+
+@handles("OpMatrixTimesScalar")
+def lower_matrix_times_scalar(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    b = fl.builder
+    m, s = fl.value(w[3]), fl.value(w[4])
+    columns = [b.fmul(c, splat(b, s, c.type)) for c in _columns(b, m)]
+    fl.set(w[2], _matrix(b, m.type, columns))
+
+
+@handles("OpVectorTimesMatrix")
+def lower_vector_times_matrix(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    b = fl.builder
+    v, m = fl.value(w[3]), fl.value(w[4])
+    result = ir.Constant(fl.type(w[1]).llvm, None)
+    for c, column in enumerate(_columns(b, m)):
+        result = b.insert_element(result, dot(b, v, column), ir.Constant(I32, c))
+    fl.set(w[2], result)
+
+
+@handles("OpMatrixTimesVector")
+def lower_matrix_times_vector(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    b = fl.builder
+    fl.set(w[2], _times_vector(b, _columns(b, fl.value(w[3])), fl.value(w[4])))
+
+
+@handles("OpMatrixTimesMatrix")
+def lower_matrix_times_matrix(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    b = fl.builder
+    left = _columns(b, fl.value(w[3]))
+    right = _columns(b, fl.value(w[4]))
+    fl.set(w[2], _matrix(b, fl.type(w[1]).llvm, [_times_vector(b, left, column) for column in right]))
+
+
+@handles("OpOuterProduct")
+def lower_outer_product(fl: FunctionLowering, inst) -> None:
+    w = inst.words
+    b = fl.builder
+    u, v = fl.value(w[3]), fl.value(w[4])
+    columns = [b.fmul(u, splat(b, _lane(b, v, c), u.type)) for c in range(v.type.count)]
+    fl.set(w[2], _matrix(b, fl.type(w[1]).llvm, columns))

@@ -1,0 +1,164 @@
+"""GLCompute shaders: what an entry point needs from the host (its buffers by set and binding,
+its push constants, its local size), and the checks of what the executor supports.
+
+A shader reaches its buffers through module-scope variables in the StorageBuffer, Uniform and
+PushConstant storage classes, bound by (set, binding), not through kernel parameters. Each such
+variable gets a slot in the launch's argument block holding (base, base, end) of the host
+array bound to it, the same three words an OpenCL buffer argument has, so checked code bounds
+every access exactly as it does for kernels.
+
+Memory in those storage classes has an explicit layout (shader_layout.py); the lowering hooks
+that access it are in shader_memory.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import NotSupportedError, SpirvkitError
+from ..spirv.module import Module
+from .shader_layout import ExplicitLayout
+from .types import SpvType
+
+MAX_INVOCATION_ID = 2**31 - 1   # per dimension: ids fit a signed 32-bit int (see shader_memory.load_builtin)
+RESOURCE_STORAGE = frozenset({"StorageBuffer", "Uniform", "PushConstant"})
+SLOT_BYTES = 24        # (address, base, end), as a kernel's buffer argument
+
+OP_VARIABLE, OP_EXECUTION_MODE, OP_EXECUTION_MODE_ID, OP_CONSTANT_NULL = 59, 16, 331, 46
+MODE_LOCAL_SIZE, MODE_LOCAL_SIZE_ID = 17, 38
+
+
+@dataclass
+class Resource:
+    """A buffer the shader declares: where it is bound and what it needs."""
+
+    var_id: int
+    name: str
+    kind: str              # 'storage', 'uniform' or 'push_constant'
+    set: int | None
+    binding: int | None
+    offset: int            # of its (address, base, end) slot in the argument block
+    static_size: int       # bytes the block declares (a runtime array counted empty)
+    runtime_stride: int    # the stride of its trailing runtime array (0: none)
+
+    def describe(self) -> str:
+        if self.kind == "push_constant":
+            return f"the push constant block{self._named()}"
+        what = "storage buffer" if self.kind == "storage" else "uniform buffer"
+        return f"set {self.set} binding {self.binding} ({what}{self._named()})"
+
+    def _named(self) -> str:
+        return f" {self.name!r}" if self.name else ""
+
+
+class ShaderInterface:
+    """What one GLCompute entry point needs from the host: its buffers, its local size."""
+
+    def __init__(self, module: Module, entry_name: str, types, constants):
+        entry = compute_entry(module, entry_name)
+        check_shader_module(module)
+        self.module, self.entry, self.types, self.constants = module, entry, types, constants
+        self.layout = ExplicitLayout(module, types)
+        self.local_size = self._local_size()
+        self.resources: list[Resource] = []
+        used = _used_ids(module)
+        at = 0
+        for inst in module.section("types_values"):
+            if inst.opcode != OP_VARIABLE:
+                continue
+            ptr_t = types[inst.words[1]]
+            if ptr_t.storage not in RESOURCE_STORAGE or inst.words[2] not in used:
+                continue
+            self.resources.append(self._resource(inst.words[2], ptr_t, at))
+            at += SLOT_BYTES
+        self.args_bytes = max(16, at)
+        self.by_var = {r.var_id: r for r in self.resources}
+        seen: dict[tuple, Resource] = {}
+        for r in self.resources:
+            key = ("push",) if r.kind == "push_constant" else (r.set, r.binding)
+            if key in seen:
+                raise NotSupportedError(f"{r.describe()} and {seen[key].describe()} share a binding (aliased "
+                                        f"descriptors)")
+            seen[key] = r
+
+    def _resource(self, var_id: int, ptr_t: SpvType, at: int) -> Resource:
+        module = self.module
+        name = module.name(var_id) or ""
+        block = ptr_t.elem
+        if block.kind == "array":
+            raise NotSupportedError(f"arrays of descriptors ({name or f'%{var_id}'})")
+        if block.kind != "struct":
+            raise NotSupportedError(f"a {ptr_t.storage} variable of type {block.kind} (a Block struct expected)")
+        decorations = {d.name: d.operands for d in module.decorations(var_id)}
+        if ptr_t.storage == "PushConstant":
+            kind = "push_constant"
+        elif ptr_t.storage == "StorageBuffer" or module.has_decoration(block.id, "BufferBlock"):
+            kind = "storage"
+        else:
+            kind = "uniform"
+        set_, binding = decorations.get("DescriptorSet", [0])[0], decorations.get("Binding", [None])[0]
+        if kind != "push_constant" and binding is None:
+            raise SpirvkitError(f"the {ptr_t.storage} variable {name or f'%{var_id}'} has no Binding decoration")
+        last = block.members[-1] if block.members else None
+        stride = self.layout.stride(last) if last is not None and last.kind == "array" and last.count == 0 else 0
+        return Resource(var_id, name, kind, set_ if kind != "push_constant" else None,
+                        binding if kind != "push_constant" else None, at, self.layout.size(block), stride)
+
+    def _local_size(self) -> tuple[int, int, int]:
+        """The WorkgroupSize built-in constant when there is one (it overrides the modes), else
+        LocalSizeId (specialisable), else LocalSize."""
+        module = self.module
+        for inst in module.section("annotations"):
+            if inst.opcode == 71 and inst.words[2] == 11 and inst.words[3] == 25:   # BuiltIn WorkgroupSize
+                target = module.definition(inst.words[1])
+                if target is not None and target.opcode != OP_VARIABLE:
+                    return _size3(self.constants.value(inst.words[1]), "the WorkgroupSize constant")
+        fn = self.entry.function
+        for inst in module.section("execution_modes"):
+            if inst.words[1] != fn:
+                continue
+            if inst.opcode == OP_EXECUTION_MODE and inst.words[2] == MODE_LOCAL_SIZE:
+                return _size3(inst.words[3:6], "LocalSize")
+            if inst.opcode == OP_EXECUTION_MODE_ID and inst.words[2] == MODE_LOCAL_SIZE_ID:
+                return _size3([self.constants.value(i) for i in inst.words[3:6]], "LocalSizeId")
+        raise SpirvkitError(f"entry point {self.entry.name!r} declares no LocalSize, LocalSizeId or WorkgroupSize")
+
+
+def _size3(values, what: str) -> tuple[int, int, int]:
+    out = tuple(int(v) for v in values)
+    if len(out) != 3 or any(v < 1 for v in out):
+        raise SpirvkitError(f"{what} must be three positive sizes, got {out}")
+    return out
+
+
+def _used_ids(module: Module) -> set[int]:
+    """Ids some function instruction refers to (a resource nothing uses needs no binding)."""
+    used: set[int] = set()
+    for fn in module.functions:
+        for block in fn.blocks:
+            for inst in block.instructions:
+                used.update(inst.words[1:])
+    return used
+
+
+def compute_entry(module: Module, name: str):
+    entry = module.entry_point(name)
+    if entry is None or entry.execution_model != "GLCompute":
+        names = [e.name for e in module.entry_points if e.execution_model == "GLCompute"]
+        raise SpirvkitError(f"no GLCompute entry point named {name!r}; the module's: {', '.join(names) or 'none'}")
+    return entry
+
+
+def check_shader_module(module: Module) -> None:
+    if module.addressing_model != "Logical":
+        raise NotSupportedError(f"addressing model {module.addressing_model} in a shader "
+                                f"(Logical is)")
+    if module.memory_model not in ("GLSL450", "Vulkan", "Simple"):
+        raise NotSupportedError(f"memory model {module.memory_model} for a shader")
+    for inst in module.section("types_values"):
+        if inst.opcode == 32 and inst.words[2] == 5349:   # PhysicalStorageBuffer pointers
+            raise NotSupportedError("PhysicalStorageBuffer pointers (buffer device addresses)")
+        if inst.opcode == OP_VARIABLE and len(inst.words) > 4 and inst.words[3] == 4:   # Workgroup, initialised
+            init = module.definition(inst.words[4])
+            if init is None or init.opcode != OP_CONSTANT_NULL:
+                raise NotSupportedError("a Workgroup variable initialised with another value than OpConstantNull")
