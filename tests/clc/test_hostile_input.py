@@ -359,3 +359,26 @@ def test_compare_exchange_with_a_failure_order_stronger_than_success_is_valid_sp
     a, o = np.zeros(1, np.int32), np.full(2, -1, np.int32)
     spirvkit.Program(binary).kernel("k")(1, None, a, o)
     assert a[0] == 7 and list(o) == [1, 0]
+
+
+@pytest.mark.parametrize("decl, message", [
+    ("constant void lin = CLK_NORMALIZED_COORDS_TRUE | CLK_FILTER_LINEAR;", "'__constant void'"),
+    ("global void g;", "'__global void'"), ("constant struct S s = {1};", "'__constant struct S'")])
+def test_a_program_scope_variable_of_incomplete_type(decl, message):
+    # constant void x = ...; folded its initializer into a zero-bit integer (an internal compiler
+    # error found by the clc fuzzer); clang-15's error, naming the address space.
+    err = _errors(decl + "\nkernel void k(global int *o) { o[0] = 1; }", "-cl-std=CL2.0")
+    assert err.message == f"variable has incomplete type {message}" and err.line == 1
+
+
+def test_a_repeated_reqd_work_group_size_gives_one_local_size():
+    # The attribute written twice gave two LocalSize execution modes (invalid SPIR-V, found by the
+    # clc fuzzer); clang keeps the first and warns when the second differs.
+    same = ("__attribute__((reqd_work_group_size(64, 1, 1)))\n"
+            "kernel __attribute__((reqd_work_group_size(64, 1, 1))) void r(global int *o) { o[0] = 1; }")
+    binary = spirvkit.compile_cl(same)
+    assert spirvkit.validate(binary, target_env="opencl1.2") == []
+    assert spirvkit.disassemble(binary).count("LocalSize 64 1 1") == 1
+    with pytest.raises(CompileError, match=r"2:23: error: attribute 'reqd_work_group_size' is already applied "
+                                           r"with different arguments \[-Werror,-Wignored-attributes\]"):
+        spirvkit.compile_cl(same.replace("(64, 1, 1))) void", "(32, 1, 1))) void"), "-Werror")

@@ -407,6 +407,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
         if not (space == "constant" or (space == "global" and self.cl_std >= 200)):
             raise SemaError(f"{'extern' if 'extern' in decl.storage else 'program scope'} variable must reside in "
                             f"{'global or constant' if self.cl_std >= 200 else 'constant'} address space", decl)
+        if t == VOID or (t.is_record and not t.complete):   # (clang names the address space)
+            raise SemaError(f"variable has incomplete type '__{space} {t}'", decl)
         if space == "constant" and decl.init is None and "extern" not in decl.storage:
             raise SemaError("variable in constant address space must be initialized", decl)
         if t.is_array and t.length is None and isinstance(decl.init, (ast.InitList, ast.StringLiteral)):
@@ -629,6 +631,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
         fid = info.id
         types = "".join(unqualified_name(t) + "," for t in ftype.params)
         self.b.string(f"kernel_arg_type.{decl.name}.{types}")
+        applied: dict[str, list[int]] = {}
         for attr in decl.attributes or ():
             name = attr.name.strip("_")
             args = attr.args or []
@@ -638,6 +641,12 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
                     raise SemaError(f"'{attr.name}' attribute requires exactly 3 arguments", attr)
                 if any(v <= 0 for v in vals):
                     raise SemaError(f"'{attr.name}' attribute must be greater than 0", attr)
+                if name in applied:   # clang keeps the first (one execution mode per entry point)
+                    if applied[name] != vals:
+                        self.warn(f"attribute '{name}' is already applied with different arguments", attr,
+                                  "-Wignored-attributes")
+                    continue
+                applied[name] = vals
                 self.b.execution_mode(fid, "LocalSize" if name == "reqd_work_group_size" else "LocalSizeHint",
                                       *vals)
             elif name == "vec_type_hint":

@@ -95,11 +95,25 @@ def lower_load(fl: FunctionLowering, inst) -> None:
     fl.set(w[2], load(fl, ptr, t, align, volatile, shadow=fl.pointer_shadows.get(w[3]), pointer_id=w[3]))
 
 
+def _volatile_vector_int(llvm_t, size: int):
+    """The integer type a small vector is accessed as when volatile: LLVM's code generators
+    cannot widen an atomic access of a vector type (an abort, found by the exec fuzzer), so
+    ``volatile uint2`` moves as one i64."""
+    if not isinstance(llvm_t, ir.VectorType):
+        return None
+    e = llvm_t.element
+    bits = e.width if isinstance(e, ir.IntType) else {ir.HalfType: 16, ir.FloatType: 32, ir.DoubleType: 64}.get(type(e))
+    return ir.IntType(8 * size) if bits and bits % 8 == 0 and bits * llvm_t.count == 8 * size else None
+
+
 def _emit_load(fl: FunctionLowering, ptr: Ptr, llvm_t, size: int, align: int, volatile: bool):
     # A volatile load must happen exactly as written: a relaxed atomic load gives that (llvmlite
     # cannot spell 'load volatile').
     if volatile and size in (1, 2, 4, 8) and align >= size:
-        return fl.builder.load_atomic(ptr.addr, "monotonic", align, typ=llvm_t)
+        as_int = _volatile_vector_int(llvm_t, size)
+        if as_int is None:
+            return fl.builder.load_atomic(ptr.addr, "monotonic", align, typ=llvm_t)
+        return fl.builder.bitcast(fl.builder.load_atomic(ptr.addr, "monotonic", align, typ=as_int), llvm_t)
     value = fl.builder.load(ptr.addr, typ=llvm_t, align=align)
     fl.tag(value)
     return value
@@ -172,7 +186,9 @@ def store(fl: FunctionLowering, ptr: Ptr, value, t, align=None, volatile=False, 
     if fl.checked:
         fl.check_access(ptr, size, "store", pointer_id)
     if volatile and size in (1, 2, 4, 8) and (align or natural) >= size:
-        store_atomic(b, raw, ptr.addr, "monotonic", align or natural)   # see _emit_load
+        as_int = _volatile_vector_int(raw.type, size)
+        store_atomic(b, raw if as_int is None else b.bitcast(raw, as_int), ptr.addr, "monotonic",
+                     align or natural)   # see _emit_load
     elif not volatile and size > BULK_STORE_BYTES and isinstance(raw, ir.Constant) and \
             isinstance(raw.type, ir.ArrayType | ir.LiteralStructType | ir.IdentifiedStructType):
         _store_constant_aggregate(fl, ptr, raw, size)
