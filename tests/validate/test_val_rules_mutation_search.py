@@ -18,10 +18,9 @@ one and nothing on the twin; spirv-val rejects the invalid one and accepts the t
 
 from __future__ import annotations
 
-import pytest
 from peers import run_tool
 from val_modules import image_kernel
-from val_modules import check_invalid_breaks_the_rule, check_spirv_val_agrees, check_valid_twin_passes
+from val_modules import rule_case_tests
 from val_modules import kernel as K
 from val_modules import shader as S
 
@@ -118,19 +117,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_invalid_module_breaks_the_rule(case):
-    check_invalid_breaks_the_rule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_valid_twin_passes(case):
-    check_valid_twin_passes(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_spirv_val_agrees(case):
-    check_spirv_val_agrees(case)
+test_invalid_module_breaks_the_rule, test_valid_twin_passes, test_spirv_val_agrees = rule_case_tests(CASES)
 
 
 def test_ballot_bit_count_clustered_reduce_is_rejected():

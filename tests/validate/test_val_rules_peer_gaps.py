@@ -5,8 +5,7 @@ give the same verdicts (so neither the rule nor its twin drifts from the referen
 
 from __future__ import annotations
 
-import pytest
-from val_modules import check_invalid_breaks_the_rule, check_spirv_val_agrees, check_valid_twin_passes
+from val_modules import rule_case_tests
 from val_modules import kernel as K
 from val_modules import shader as S
 
@@ -193,16 +192,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_invalid_module_breaks_the_rule(case):
-    check_invalid_breaks_the_rule(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_valid_twin_passes(case):
-    check_valid_twin_passes(case)
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_spirv_val_agrees(case):
-    check_spirv_val_agrees(case)
+test_invalid_module_breaks_the_rule, test_valid_twin_passes, test_spirv_val_agrees = rule_case_tests(CASES)

@@ -179,3 +179,23 @@ def check_spirv_val_agrees(case) -> None:
     for text, expect_valid in ((invalid, False), (valid, True)):
         result = run_tool("spirv-val", ["--target-env", env, "-"], _assemble_case(text, env))
         assert (result.returncode == 0) == expect_valid, f"{case_id}: {result.stderr.decode()}"
+
+
+def rule_case_tests(cases):
+    """The three tests of a rule table, parametrized over ``cases``; a test module assigns them to
+    module-level ``test_*`` names so pytest collects them."""
+    import pytest
+
+    over_cases = pytest.mark.parametrize("case", cases, ids=[c[0] for c in cases])
+
+    # A mark is stored on the function it decorates: each table needs its own functions.
+    def breaks(case):
+        check_invalid_breaks_the_rule(case)
+
+    def twin(case):
+        check_valid_twin_passes(case)
+
+    def agrees(case):
+        check_spirv_val_agrees(case)
+
+    return over_cases(breaks), over_cases(twin), over_cases(agrees)
