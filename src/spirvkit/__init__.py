@@ -26,6 +26,7 @@ from .errors import (
     BinaryError,
     ExecutionError,
     KernelArgumentError,
+    KernelCheckError,
     KernelFault,
     KernelInterrupted,
     KernelTimeout,
@@ -47,6 +48,7 @@ _LAZY = {
     "Image": ".runtime.images",
     "Sampler": ".runtime.images",
     "Pipe": ".runtime.pipes",
+    "DeviceQueue": ".runtime.queue_arg",
     "supported_image_formats": ".runtime.images",
     "device_limits": ".runtime.limits",
     "PrintfBufferFull": ".runtime.printf",
@@ -68,6 +70,7 @@ if TYPE_CHECKING:
     from .runtime.images import Image, Sampler, supported_image_formats
     from .runtime.limits import device_limits
     from .runtime.pipes import Pipe
+    from .runtime.queue_arg import DeviceQueue
     from .runtime.printf import PrintfBufferFull, PrintfCapture, capture_printf
     from .spirv.binary import Instruction, Operand
     from .spirv.grammar import load_grammar
@@ -115,6 +118,7 @@ __all__ = [
     "Instruction",
     "Kernel",
     "KernelArgumentError",
+    "KernelCheckError",
     "KernelFault",
     "KernelInterrupted",
     "KernelTimeout",
@@ -124,6 +128,7 @@ __all__ = [
     "NotSupportedError",
     "Operand",
     "Pipe",
+    "DeviceQueue",
     "PrintfBufferFull",
     "PrintfCapture",
     "capture_printf",

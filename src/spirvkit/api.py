@@ -25,7 +25,8 @@ Tiers. A kernel's first launch runs a *quick* build (tier 1: a cheap LLVM pipeli
 a few to a few tens of ms; with the loop vectoriser for a kernel with inner loops turned inside
 out whose launch has at least ``LARGE_LAUNCH`` work-items). Its second launch queues the *optimised* build (tier 2:
 LLVM O3) in a background thread, and each launch runs the best build that is ready; both tiers
-compute bit-identical results. Only tier-2 objects go to the on-disk cache, and a cached tier-2
+compute bit-identical results. A tier-2 build is compiled for its launches' local size where
+that pays (``Kernel._specialised_size``). Only tier-2 objects go to the on-disk cache, and a cached tier-2
 object skips tier 1 altogether. ``SPIRVKIT_JIT`` chooses: ``tiered`` (default), ``optimized``
 (O3 at the first launch, as a synchronous compile) or ``quick`` (tier 1 only, no background
 thread). ``Kernel.compile(optimized=True)`` gets the optimised build now (waiting for a
@@ -56,7 +57,9 @@ from .jit.constants import ConstantEvaluator
 from .jit.kernel import plan_kernel
 from .jit.resources import kernel_resources
 from .jit.types import TypeTable, c_type_name
+from .jit.check_passes import mode_checks, mode_with_checks
 from .runtime.args import LocalMemory, bind
+from .runtime.check_findings import launch_checks
 from .runtime.images import launch_key
 from .runtime.launch import LoadedKernel, launch
 from .runtime.limits import check_constant_arguments, check_kernel
@@ -79,6 +82,16 @@ LARGE_LAUNCH = 1 << 17
 # The launch of a kernel variant that queues its optimised build (the first launch never does:
 # a kernel run once, as in the test suite or `spirvkit run`, never pays for O3).
 OPTIMIZE_AT_LAUNCH = 2
+# Distinct local sizes a kernel without regions or a required size gets optimised builds for (per
+# kernel object); launches with further sizes share the build for any local size. Such a kernel
+# is specialised only for speed, and an application that varies its local size (local_size=None
+# with changing global sizes) should not pay an O3 compile for each.
+SPECIALISED_SIZES = 8
+# Such a kernel is specialised only for groups whose rows (dimension 0) are shorter than this:
+# a build for any size runs its main vector loop (on AVX-512, 16 lanes unrolled 4 times: 64
+# work-items) only on longer rows. On longer ones specialising did not help, and cost the
+# benchmark's vector add, saxpy and Black-Scholes (groups of 256) up to a quarter more CPU time.
+SHORT_ROW = 64
 
 
 # The cached tier-1 builds a first launch may use, best first, by the pipeline it would compile.
@@ -177,10 +190,32 @@ class Program:
         compiled = cache.lookup(key, disk=optimized)
         if compiled is None:
             with _gc_paused():
-                compiled = compile_kernel(self.module, name, mode, self.spec_constants, local_size,
-                                          pipeline=pipeline, images=images)
+                try:
+                    compiled = compile_kernel(self.module, name, mode, self.spec_constants, local_size,
+                                              pipeline=pipeline, images=images)
+                except SpirvkitError:
+                    raise
+                except Exception as exc:
+                    raise self._invalid_module_error() or exc
             cache.store(key, compiled, disk=optimized)
         return compiled
+
+    def _invalid_module_error(self) -> SpirvkitError | None:
+        """Why a module the lowering could not handle is invalid (None if it is valid: then the
+        failure is spirvkit's own). Modules are not validated before they run, so that the
+        executor tolerates the known slips of other compilers (llvm-spirv's blocks out of
+        dominance order); one the lowering chokes on is judged by the validator instead, and the
+        user gets its located diagnostic, not an internal error."""
+        from .errors import BinaryError
+        from .validate import validate
+
+        major, minor = self.module.version
+        problems = validate(self._bytes, f"spv{major}.{minor}")
+        if not problems:
+            return None
+        first = problems[0]
+        return BinaryError(f"invalid module, which the executor cannot run: {first.message} [{first.rule}] "
+                           f"({first.instruction})", first.word_offset)
 
     # -- device-side enqueue ------------------------------------------------------------------
 
@@ -220,8 +255,8 @@ class Program:
         compiled = loaded.compiled
         bound = queue.bind_child(command, compiled.slots, compiled.local_bytes, name)
         launch(loaded, ndrange, bound, self._globals_block(compiled), timeout, name,
-               locate=lambda: kernel._launch_object("report", size), printf=printf, sub_group_size=sub_group_size,
-               device_queue=queue)
+               locate=lambda: kernel._launch_object(mode_with_checks("report", mode_checks(mode)[1]), size),
+               printf=printf, sub_group_size=sub_group_size, device_queue=queue)
 
     def _cached(self, name: str, mode: str, local_size: tuple | None, pipeline: str,
                 images: tuple = ()) -> CompiledKernel | None:
@@ -299,7 +334,9 @@ class Kernel:
         self._uses_regions = plan.uses_regions
         self._loop_cuts = plan.uses_regions and not plan.has_barriers   # inner loops turned inside out
         self.args = _arg_infos(program, name, fn)
+        self._no_write = _no_write_parameters(program.module, fn)
         self._resources = None   # its static needs, checked against the device's limits before a build
+        self._sizes: set[tuple] = set()   # the local sizes it was specialised for (see _specialised_size)
 
     def _checked_resources(self):
         """What the kernel declares (private, constant, global and local memory, parameters, module
@@ -328,25 +365,36 @@ class Kernel:
     def _first_variant(self, mode: str, local_size: tuple | None, work_items: int | None, policy: str,
                        images: tuple) -> _Variant:
         prog = self.program
-        if mode != "report":
+        if not _is_report(mode):
             compiled = prog._cached(self.name, mode, local_size, "optimized", images)
             if compiled is None and policy == "optimized":
                 compiled = prog._compiled(self.name, mode, local_size, "optimized", images)
             if compiled is not None:
                 return _Variant(LoadedKernel(compiled), 2)
+            generic = self._variants.get((mode, None, images)) if local_size is not None else None
+            if generic is not None and generic.tier == 2 and self._quick_size(local_size) is None:
+                return generic   # compile(optimized=True) without a local size: its build serves
         pipeline = self._tier1_pipeline(mode, work_items)
+        quick_size = self._quick_size(local_size)
         compiled = None
         for p in _TIER1_REUSE[pipeline]:   # a tier-1 build made for a larger launch serves too
-            compiled = compiled or prog._cached(self.name, mode, local_size, p, images)
+            compiled = compiled or prog._cached(self.name, mode, quick_size, p, images)
         if compiled is None:
-            compiled = prog._compiled(self.name, mode, local_size, pipeline, images)
+            compiled = prog._compiled(self.name, mode, quick_size, pipeline, images)
         return _Variant(LoadedKernel(compiled), 1)
+
+    def _quick_size(self, local_size: tuple | None) -> tuple | None:
+        """The local size a tier-1 build of the variant for ``local_size`` is compiled for: that
+        size for a kernel run region by region or with a required size (constant trip counts
+        are worth it even to a quick build), else none, so that one quick build serves every
+        local size and a first launch never compiles more than one."""
+        return local_size if self._uses_regions or self.required_local_size else None
 
     def _tier1_pipeline(self, mode: str, work_items: int | None) -> str:
         """The tier-1 pipeline of a first launch of ``work_items`` (``None``: unknown, as in
         ``compile()``): 'quick' for a small launch, else 'quick-vector' for a kernel with inner
         loops turned inside out and 'quick-large' for others (see ``LARGE_LAUNCH``)."""
-        if mode == "report" or (work_items is not None and work_items < LARGE_LAUNCH):
+        if _is_report(mode) or (work_items is not None and work_items < LARGE_LAUNCH):
             return "quick"
         return "quick-vector" if self._loop_cuts else "quick-large"
 
@@ -357,7 +405,7 @@ class Kernel:
         policy = jit_policy()
         with self._lock:
             v = self._variant(mode, local_size, work_items, policy, images)
-            if mode == "report":
+            if _is_report(mode):
                 return v.loaded
             v.launches += 1
             self._advance(v, mode, local_size, policy, images)
@@ -398,16 +446,20 @@ class Kernel:
         module made it meanwhile), stored in the cache and linked. Takes no lock of the kernel."""
         return LoadedKernel(self.program._compiled(self.name, mode, local_size, "optimized", images))
 
-    def compile(self, unchecked: bool = False, local_size=None, optimized: bool = False, args=()) -> Kernel:
+    def compile(self, unchecked: bool = False, local_size=None, optimized: bool = False, args=(),
+                checks=None) -> Kernel:
         """Compiles now rather than at the first launch (for launches with ``local_size``, when
-        the kernel is one that spirvkit compiles per local size: see ``__call__``).
+        the kernel is one that spirvkit compiles per local size, or one whose launches of that
+        size already run: see ``_specialised_size``; else a build for any local size, which
+        launches then use unless they have their own).
 
         ``optimized=False``: the build a first launch would make (a quick tier-1 build, or the
         optimised one if cached). ``optimized=True``: the fully optimised (tier-2, O3) build,
         which launches use from then on; waits for a background build in progress, and raises
         its error if it failed. ``args``: the launches' arguments, for a kernel with images or
-        samplers, which is compiled for their formats and samplers (only those are looked at)."""
-        mode = "unchecked" if unchecked else "checked"
+        samplers, which is compiled for their formats and samplers (only those are looked at).
+        ``checks``: the build for launches with these dynamic checks (see ``__call__``)."""
+        mode = mode_with_checks("unchecked" if unchecked else "checked", launch_checks(checks, unchecked))
         images = launch_key(args)
         self._checked_resources()
         size = None
@@ -416,6 +468,11 @@ class Kernel:
             size = self._specialised_size(make_ndrange(dims, dims, None, self.required_local_size))
         policy = jit_policy()
         with self._lock:
+            if size is not None and self._quick_size(size) is None and (mode, size, images) not in self._variants:
+                # Specialised only for speed, and no launch has used that size yet: the launches
+                # it is for may have partial groups (which one cannot know here), so the build
+                # for any size, which whole-group launches then use too (_first_variant).
+                size = None
             if optimized and (mode, size, images) not in self._variants:
                 policy = "optimized"
             v = self._variant(mode, size, None, policy, images)
@@ -434,21 +491,48 @@ class Kernel:
         return self
 
     def _specialised_size(self, ndrange) -> tuple | None:
-        """The local size to compile for: a kernel run region by region (barriers, or inner loops
-        turned inside out) or with a required work-group size is compiled once per local size,
-        so its work-item loops have constant trip counts and its local ids known ranges; only
-        for NDRanges whose every group is whole (one compilation then serves every group)."""
-        if not (self._uses_regions or self.required_local_size):
-            return None
+        """The local size to compile for (the variant's key): the launch's, for NDRanges whose
+        every group is whole (one compilation then serves every group), so that work-item loops
+        have constant trip counts and local ids known ranges. As PoCL does: on a 16-wide row
+        LLVM's vector loop (16 lanes, unrolled 4 times) never ran in a build for any size and
+        a remainder loop did all the work (the stencil benchmark took 16% more CPU time). A
+        kernel run region by region or with a required size is compiled per local size at
+        every tier; another only for its optimised build (``_quick_size``), only for rows
+        shorter than ``SHORT_ROW`` and for at most ``SPECIALISED_SIZES`` sizes."""
         if any(g % l for g, l in zip(ndrange.global_size, ndrange.local_size)):
             return None
-        return tuple(ndrange.local_size)
+        size = tuple(ndrange.local_size)
+        if self._uses_regions or self.required_local_size:
+            return size
+        if size[0] >= SHORT_ROW:
+            return None
+        with self._lock:
+            if size not in self._sizes:
+                if len(self._sizes) >= SPECIALISED_SIZES:
+                    return None
+                self._sizes.add(size)
+        return size
 
     def __call__(self, global_size, local_size=None, *args, global_offset=None, unchecked: bool = False,
-                 timeout: float | None = None, printf=None, sub_group_size: int | None = None):
+                 timeout: float | None = None, printf=None, sub_group_size: int | None = None,
+                 checks=None, report: bool = False):
         """``sub_group_size``: work-items per sub-group, taken in local linear id order (the last
         sub-group of a work-group may be smaller); None: the Program's, by default one sub-group
-        per work-group."""
+        per work-group.
+
+        ``checks``: the dynamic checks of this launch (README, "Dynamic checks"): None (bounds
+        only, the default), "all", or names among bounds, barriers, pointers, access (races and
+        uninitialized are not supported yet and raise so). Bounds are checked in every launch
+        but ``unchecked=True`` ones, which take no other check. A launch with checks beyond
+        bounds runs to completion, then raises one ``KernelCheckError`` listing its findings;
+        with ``report=True`` it returns that list instead (empty: nothing found). A read-only
+        array (``flags.writeable == False``) passed for a ``__global`` pointer turns the access
+        check on for the launch: a write through it is a finding, and is not performed."""
+        extra = launch_checks(checks, unchecked)
+        if not unchecked and _read_only_buffers(self.args, args):
+            extra |= {"access"}
+        mode = mode_with_checks("unchecked" if unchecked else "checked", extra)
+        report_mode = mode_with_checks("report", extra)
         ndrange = make_ndrange(global_size, local_size, global_offset, self.required_local_size)
         sub_group_size = _sub_group_size(sub_group_size) or self.program.sub_group_size
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
@@ -459,33 +543,57 @@ class Kernel:
         x, y, z = ndrange.global_size
         # Compiled for the formats of its images and its samplers (jit/image_launch.py).
         images = launch_key(args)
-        loaded = self._launch_object("unchecked" if unchecked else "checked", size, x * y * z, images)
+        loaded = self._launch_object(mode, size, x * y * z, images)
         compiled = loaded.compiled
-        bound = bind(compiled.slots, compiled.args_bytes, self.program.types, args, compiled.local_bytes)
+        bound = bind(compiled.slots, compiled.args_bytes, self.program.types, args, compiled.local_bytes,
+                     read_only_ok="access" in extra, no_write=self._no_write)
         check_constant_arguments(self.name, resources.constant_bytes, bound.constant_bytes)
         program = self.program
         if not program.device_enqueue:
-            launch(loaded, ndrange, bound, program._globals_block(compiled), timeout, self.name,
-                   locate=lambda: self._launch_object("report", size, images=images), printf=printf,
-                   sub_group_size=sub_group_size)
-            return
+            found = launch(loaded, ndrange, bound, program._globals_block(compiled), timeout, self.name,
+                           locate=lambda: self._launch_object(report_mode, size, images=images), printf=printf,
+                           sub_group_size=sub_group_size, report=report)
+            return found if report else None
         # Device-side enqueue: the children run once this launch is over, until none is left
         # (runtime/device_queue.py); the call returns when the last descendant has finished.
         deadline = None if timeout is None else time.monotonic() + float(timeout)
-        mode = "unchecked" if unchecked else "checked"
         queue = program._device_queue()
         try:
+            queue.bind_queue_arguments(bound.block, compiled.slots)
             queue.start_root(self.name, program._enqueued_kernel)
-            launch(loaded, ndrange, bound, program._globals_block(compiled), timeout, self.name,
-                   locate=lambda: self._launch_object("report", size, images=images), printf=printf,
-                   sub_group_size=sub_group_size, device_queue=queue)
+            found = launch(loaded, ndrange, bound, program._globals_block(compiled), timeout, self.name,
+                           locate=lambda: self._launch_object(report_mode, size, images=images), printf=printf,
+                           sub_group_size=sub_group_size, device_queue=queue, report=report)
             queue.drain(functools.partial(program._run_enqueued, queue, mode, printf, sub_group_size), deadline)
         finally:
             program._release_queue(queue)
+        return found if report else None
 
     def __repr__(self):
         params = ", ".join(f"{a.type} {a.name}" for a in self.args)
         return f"<spirvkit.Kernel {self.name}({params})>"
+
+
+def _is_report(mode: str) -> bool:
+    """A report-mode build (re-running a faulting group), with or without checks beyond bounds."""
+    return mode.partition("+")[0] == "report"
+
+
+_NO_WRITE = 6   # FunctionParameterAttribute NoWrite
+
+
+def _no_write_parameters(module: Module, fn) -> frozenset:
+    """Parameters decorated ``FuncParamAttr NoWrite`` (the kernel promises not to write through
+    them: llvm-spirv marks ``const restrict`` pointers so)."""
+    return frozenset(i for i, param in enumerate(fn.parameters)
+                     if any(d.name == "FuncParamAttr" and d.operands[0] == _NO_WRITE
+                            for d in module.decorations(param.words[2])))
+
+
+def _read_only_buffers(infos: list[ArgInfo], args: tuple) -> bool:
+    """Whether a read-only numpy array is passed for a pointer the kernel may write through."""
+    return any(isinstance(value, np.ndarray) and not value.flags.writeable and info.address_space != "constant"
+               for info, value in zip(infos, args))
 
 
 def _sub_group_size(value) -> int | None:

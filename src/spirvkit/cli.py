@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from ._version import __version__
-from .errors import AssemblyError, CompileError, SpirvkitError
+from .errors import AssemblyError, CompileError, KernelCheckError, SpirvkitError
 from .spirv.target_env import DEFAULT_TARGET_ENV, TARGET_ENV_VERSIONS
 
 
@@ -96,9 +96,11 @@ def _cmd_run(args) -> int:
         raise SpirvkitError(f"kernel {name}({listed}) takes {len(kernel.args)} argument(s); "
                             f"{len(specs)} --arg given")
     values = [parse_arg(spec, program, kernel, i) for i, spec in enumerate(specs)]
-    kernel(parse_sizes(args.global_size, "--global"), parse_sizes(args.local_size, "--local"), *values,
-           global_offset=parse_sizes(args.offset, "--offset"), unchecked=args.unchecked, timeout=args.timeout,
-           **({} if args.sub_group_size is None else {"sub_group_size": args.sub_group_size}))
+    checks = args.check   # findings are printed clang-style, after the outputs
+    findings = kernel(parse_sizes(args.global_size, "--global"), parse_sizes(args.local_size, "--local"), *values,
+                      global_offset=parse_sizes(args.offset, "--offset"), unchecked=args.unchecked,
+                      timeout=args.timeout, checks=checks, report=checks is not None,
+                      **({} if args.sub_group_size is None else {"sub_group_size": args.sub_group_size}))
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
     for info, value in zip(kernel.args, values):
@@ -112,6 +114,11 @@ def _cmd_run(args) -> int:
                 path = output_path(args.out, info.index, info.name)
                 np.save(path, value)
                 print(f"  written to {path}")
+    if findings:
+        for finding in findings:
+            print(finding.render(), file=sys.stderr)
+        print(f"{len(findings)} finding{'s' if len(findings) != 1 else ''} of the dynamic checks.", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -277,6 +284,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--arg", "-a", action="append", metavar="SPEC", help="one per kernel parameter, in order")
     p.add_argument("--out", "-o", metavar="DIR", help="write every __global buffer to DIR/<index>_<name>.npy")
     p.add_argument("--unchecked", action="store_true", help="no bounds checks (faster; unsafe on bad kernels)")
+    p.add_argument("--check", metavar="all|LIST",
+                   help="dynamic checks (comma-separated: bounds, barriers, pointers, access; or all): the "
+                        "findings are printed clang-style and the exit status is 1 when there are any")
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the kernel after this long")
     p.add_argument("--sub-group-size", type=int, metavar="N",
                    help="sub-groups of N work-items (default: one sub-group per work-group)")
@@ -385,6 +395,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except (AssemblyError, CompileError) as e:  # already 'file:line:col: error: ...' with the line and a caret
         print(e, file=sys.stderr)
+        return 1
+    except KernelCheckError as e:   # each finding clang-style, with its source line and a caret
+        print(e.render(), file=sys.stderr)
         return 1
     except SpirvkitError as e:
         name = "<stdin>" if args.input == "-" else args.input

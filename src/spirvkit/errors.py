@@ -77,6 +77,30 @@ class KernelFault(ExecutionError):
         super().__init__(message)
 
 
+class KernelCheckError(ExecutionError):
+    """A launch with dynamic checks (``checks=``) that found problems: it ran to completion (or,
+    for an out-of-bounds access, stopped at the group that made it), then raised this once.
+    ``findings`` lists them, one per (kind, instruction) (``runtime.check_findings.Finding``:
+    kind, kernel, work-item(s), memory space, argument, byte offset, instruction, source
+    location, how many times it happened); ``str()`` summarises them, ``render()`` prints each
+    clang-style with its source line and a caret."""
+
+    def __init__(self, kernel: str, findings: list):
+        self.kernel = kernel
+        self.findings = list(findings)
+        shown = self.findings[:8]
+        lines = [f"{len(self.findings)} finding(s) of the dynamic checks in kernel {kernel!r}:"]
+        lines += ["  " + f.summary() for f in shown]
+        if len(self.findings) > len(shown):
+            lines.append(f"  ... and {len(self.findings) - len(shown)} more")
+        super().__init__("\n".join(lines))
+
+    def render(self, sources: dict | None = None) -> str:
+        """Every finding clang-style: ``file:line:col: error: ...``, the source line and a caret
+        (``sources``: file name -> its text, else the file is read when it exists)."""
+        return "\n".join(f.render(sources) for f in self.findings)
+
+
 class KernelTimeout(ExecutionError):
     """A launch that ran past its ``timeout`` and was stopped."""
 

@@ -20,6 +20,7 @@ Argument forms, one ``--arg`` per kernel parameter, in order:
 - ``pipe:DTYPE:MAX_PACKETS[:SOURCE]``   a pipe of MAX_PACKETS packets of DTYPE (a numpy type name), empty
                                        or holding SOURCE's elements (a .npy file or a generator, e.g.
                                        ``pipe:int32:64:range:16``); the readable packets are reported
+- ``queue``                             a device queue for a ``queue_t`` parameter (``spirvkit.DeviceQueue``)
 
 A generated array's element type is the pointer parameter's pointee type (``float*`` ->
 float32); append ``:DTYPE`` to choose another (``range:1024:int32``). N may be a shape:
@@ -82,6 +83,9 @@ def parse_arg(spec: str, program, kernel, index: int):
         return _sampler(spec, where)
     if head == "pipe":
         return _pipe(spec, where)
+    if spec == "queue":
+        from .runtime.queue_arg import DeviceQueue
+        return DeviceQueue()
     if head in _GENERATORS:
         return _generate(spec, where, default_dtype(program, kernel, index))
     if spec.endswith(".npy"):

@@ -149,6 +149,15 @@ REJECTED = [
     ("disabled_before_2_0", "kernel void k(global int *o) { o[0] = ^{ return 1; }(); }",
      "blocks support disabled - compile with -fblocks or for OpenCL C 2.0 or OpenCL C 3.0 with "
      "__opencl_c_device_enqueue feature", 1, 39),
+    # program-scope and static block variables
+    ("static_literal_captures", K % "int x = 1; static int (^b)(void) = ^{ return x; }; o[0] = b();",
+     "initializer element is not a compile-time constant", 1, 67),
+    ("program_scope_uninitialized", "constant int (^gb)(void); kernel void k(global int *o) { }",
+     "invalid block variable declaration - must be initialized", 1, 16),
+    ("program_scope_redefined", "int (^gb)(int) = ^(int x){ return x; }; int (^gb)(int) = ^(int x){ return x; }; "
+     "kernel void k(global int *o) { }", "redefinition of 'gb'", 1, 47),
+    ("program_scope_extern", "extern int (^gb)(int); kernel void k(global int *o) { }",
+     "invalid block variable declaration - using 'extern' storage class is disallowed", 1, 14),
 ]
 
 
@@ -181,10 +190,8 @@ def test_selected_block_is_refused(source, line, col):
 
 # clang-15 accepts these; they stay out of scope, with a clear message.
 NOT_SUPPORTED = [
-    ("int (^gb)(int) = ^(int x){ return x; }; kernel void k(global int *o) { o[0] = gb(1); }",
-     "not supported yet: a block variable at program scope or static"),
-    ("kernel void k(global int *o) { static int (^b)(int) = ^(int x){ return x; }; }",
-     "not supported yet: a block variable at program scope or static"),
+    ("int (^gb)(int) = 0; kernel void k(global int *o) { o[0] = gb(1); }",
+     "not supported yet: a block variable initialized with a null pointer"),
     ("kernel void k(global int *o, read_only image2d_t im) { int (^b)(void) = ^{ return get_image_width(im); }; }",
      "not supported yet: a block capturing '__read_only image2d_t'"),
     ("kernel void k(global int *o) { int (^b)(void) = ^{ return 1; }; global void *p = (global void *)b; }",
@@ -255,6 +262,12 @@ EXPECTED = {
         "written_result": [2],
         "control": [0 + 2 + 4 + 6],
     },
+    "blocks_program_scope": {
+        "program_scope": [7 * 3, 2 + 5, 2 - 5, 41 + 1, 9, 100 + 1],
+        "called_from_a_literal": [7 * 2 + 10],
+        "called_from_a_function": [4 + (4 + 1)],
+        "static_block": [2 * 21, 3 * 5],
+    },
 }
 CASES = [(fixture, name) for fixture, kernels in EXPECTED.items() for name in kernels]
 
@@ -279,9 +292,9 @@ def programs():
 def _run(program, name, expected):
     out = np.zeros(len(expected), np.int32)
     args = [out, spirvkit.LocalMemory(16)] if name == "local_ptr" else [out]
-    # A pointer to a private variable kept in a struct loses the checked executor's bounds (it
-    # fails the same way without blocks): that kernel runs unchecked.
-    program.kernel(name)(1, None, *args, unchecked=name == "private_ptr")
+    # (private_ptr: the captured pointer to a private variable keeps its bounds in checked mode,
+    # jit/private_shadows.py)
+    program.kernel(name)(1, None, *args)
     return out.tolist()
 
 
@@ -335,7 +348,7 @@ def _invokes(module) -> dict:
     found = {}
     for fn in module.functions:
         name = module.name(fn.id) or ""
-        if not re.fullmatch(r"__\w+_block_invoke(_\d+)?", name):
+        if not re.fullmatch(r"\w+_block_invoke(_\d+)?", name):   # (a program-scope one: <variable>_block_invoke)
             continue
         ftype = module.definition(fn.function_type).words
         signature = (_describe(module, ftype[2]), tuple(_describe(module, p) for p in ftype[3:]))
@@ -376,7 +389,15 @@ def test_lowered_as_llvm_spirv_lowers_it(fixture):
     ours = spirvkit.Module.from_bytes(spirvkit.compile_cl((BLOCKS / f"{fixture}.cl").read_text(), "-cl-std=CL2.0"))
     expected = _invokes(clang)
     assert len(expected) >= 6
-    assert _invokes(ours) == expected
+    got = _invokes(ours)
+    if fixture == "blocks_program_scope":
+        # clang-15 names a static block variable's invoke function after the last program-scope
+        # block (from_global_block_invoke_7); cc after its function, as any literal in it.
+        assert sorted(got.values()) == sorted(expected.values())
+        expected = {n: v for n, v in expected.items() if n != "from_global_block_invoke_7"}
+        got = {n: v for n, v in got.items() if n != "__static_block_block_invoke"}
+        expected["__static_block_block_invoke_2"] = expected.pop("__static_block_block_invoke")
+    assert got == expected
     assert _literal_headers(ours) == _literal_headers(clang)
     for module in (clang, ours):
         generic = [i for i in module.instructions if i.opname == "OpTypeStruct"

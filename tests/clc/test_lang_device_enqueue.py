@@ -90,6 +90,15 @@ REJECTED = [
      "illegal call to 'enqueue_kernel', expected 'kernel_enqueue_flags_t' (i.e. uint) argument type", 1, 135),
     ('enqueue_in_12', 'kernel void k(global int *o) { enqueue_marker(0, 0, 0, 0); }',
      "use of undeclared identifier 'enqueue_marker'", 1, 32),
+    # __builtin_astype (CLK_NULL_EVENT, CLK_NULL_RESERVE_ID and clang's as_<type> are made of it)
+    ('astype_sizes', P % 'o[0] = __builtin_astype(1.0f, long);',
+     "invalid reinterpretation: sizes of 'long' and 'float' must match", 1, 124),
+    ('astype_lvalue_sizes', P % 'float f = 1; o[0] = __builtin_astype(f, long);',
+     "invalid reinterpretation: sizes of 'long' and '__private float' must match", 1, 137),
+    ('astype_int_to_event', P % 'e = __builtin_astype(n, clk_event_t);',
+     "invalid reinterpretation: sizes of 'clk_event_t' and '__private int' must match", 1, 121),
+    ('astype_no_type', P % 'o[0] = __builtin_astype(1.0f);', "expected ','", 1, 145),
+    ('astype_not_a_type', P % 'o[0] = __builtin_astype(1.0f, 3);', "expected a type", 1, 147),
 ]
 
 
@@ -103,8 +112,9 @@ NOT_SUPPORTED = [
     ("queue_t gq; kernel void k(global int *o) { }", "not supported yet: a program-scope 'queue_t' variable"),
     # (the OpenCL SPIR-V environment allows no OpTypeDeviceEvent kernel argument)
     ("kernel void k(clk_event_t e) { }", "not supported yet: a 'clk_event_t' kernel parameter"),
-    # CLK_NULL_EVENT is clang's __builtin_astype(__SIZE_MAX__, clk_event_t), which cc does not have
-    (P % "e = CLK_NULL_EVENT;", "use of undeclared identifier 'CLK_NULL_EVENT'"),
+    # (SPIR-V has no conversion of a run-time value to OpTypeDeviceEvent)
+    (P % "e = __builtin_astype((ulong)n, clk_event_t);",
+     "not supported yet: __builtin_astype from 'ulong' to 'clk_event_t'"),
 ]
 
 
@@ -121,6 +131,14 @@ ACCEPTED = {  # clang-15 accepts these too
     "generic_event_pointers": P % "clk_event_t *w = &e; enqueue_kernel(q, 0, nd, 1, w, w, ^{ });",
     "block_variable_enqueued": P % "void (^b)(local void *) = ^(local void *p){ ((local int *)p)[0] = n; }; "
                                    "enqueue_kernel(q, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, nd, b, 64u);",
+    "null_event": P % "e = CLK_NULL_EVENT; o[0] = is_valid_event(e);",
+    "null_reserve_id": "kernel void k(global int *o) { reserve_id_t r = CLK_NULL_RESERVE_ID; "
+                       "o[0] = is_valid_reserve_id(r); }",
+    "astype_vectors": "kernel void k(global int *o) { float3 f = 1; o[0] = __builtin_astype(f, int4).x + "
+                      "__builtin_astype(2.0f, int); }",
+    "program_scope_block_enqueued": "global int hits; void (^bump)(void) = ^{ atomic_inc(&hits); }; "
+                                    "kernel void k(global int *o) { enqueue_kernel(get_default_queue(), 0, "
+                                    "ndrange_1D(4), bump); }",
 }
 
 
@@ -251,6 +269,33 @@ def test_cc_output_runs_as_clang_output(programs, kernel):
         program.kernel(kernel)(global_size, local_size, *args)
         results.append([args[k].tolist() for k in compared])
     assert results[1] == results[0]
+
+
+def test_null_handles_and_astype_run():
+    # CLK_NULL_EVENT / CLK_NULL_RESERVE_ID (clang's __builtin_astype of __SIZE_MAX__) are no valid
+    # handles; cc writes the types' OpConstantNull, llvm-spirv an OpConvertUToPtr of all ones
+    # (which spirv-val refuses): both run as the invalid handle.
+    source = ("kernel void k(global int *o) { clk_event_t e = CLK_NULL_EVENT; reserve_id_t r = CLK_NULL_RESERVE_ID; "
+              "o[0] = is_valid_event(e); o[1] = is_valid_reserve_id(r); float3 f = (float3)(1.0f, 2.0f, -0.5f); "
+              "int4 i = __builtin_astype(f, int4); o[2] = i.x; o[3] = i.y; o[4] = i.z; "
+              "o[5] = __builtin_astype(-2.0f, int); o[6] = __builtin_astype((uchar4)(1, 2, 3, 4), int); }")
+    out = np.full(7, 99, np.int32)
+    spirvkit.Program(spirvkit.compile_cl(source, "-cl-std=CL2.0")).kernel("k")(1, 1, out)
+    floats = np.array([1.0, 2.0, -0.5, -2.0], np.float32).view(np.int32)
+    assert out.tolist() == [0, 0, *floats[:3].tolist(), floats[3], 0x04030201]
+
+
+def test_a_program_scope_block_is_enqueued():
+    source = ("global int hits; void (^bump)(void) = ^{ atomic_inc(&hits); };\n"
+              "kernel void k(global int *o) { o[get_global_id(0)] = enqueue_kernel(get_default_queue(), "
+              "CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(4), bump); }\n"
+              "kernel void read(global int *o) { o[0] = hits; }\n")
+    program = spirvkit.Program(spirvkit.compile_cl(source, "-cl-std=CL2.0"))
+    status = np.full(3, 99, np.int32)
+    program.kernel("k")(3, 1, status)
+    hits = np.zeros(1, np.int32)
+    program.kernel("read")(1, 1, hits)
+    assert status.tolist() == [0, 0, 0] and hits[0] == 3 * 4
 
 
 def test_a_child_that_is_not_run_is_reported_alike(programs):

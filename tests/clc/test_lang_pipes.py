@@ -139,6 +139,27 @@ REJECTED = [
     ("sub_group_wrong_dir",
      "kernel void k(read_only pipe int p) { reserve_id_t r = sub_group_reserve_write_pipe(p, 1); }",
      "invalid pipe access modifier (expecting write_only)", 1, 85),
+    # arrays of pipes (§6.13.16): a variable's type is refused at its name, an array of a pipe
+    # typedef anywhere at the '['
+    ("array_local", "kernel void k(read_only pipe int p) { pipe int q[2]; }",
+     "type 'read_only pipe int[2]' can only be used as a function parameter in OpenCL", 1, 48),
+    ("array_local_2d", "kernel void k(read_only pipe int p) { pipe int q[2][3]; }",
+     "type 'read_only pipe int[2][3]' can only be used as a function parameter in OpenCL", 1, 48),
+    ("array_local_space", "kernel void k(read_only pipe int p) { local pipe int q[4]; }",
+     "type '__local read_only pipe int[4]' can only be used as a function parameter in OpenCL", 1, 54),
+    ("array_program_scope", "pipe int g[2]; kernel void k(global int *x) { }",
+     "type '__global read_only pipe int[2]' can only be used as a function parameter in OpenCL", 1, 10),
+    ("array_of_typedef", "typedef pipe int P; P g[2]; kernel void k(global int *x) { }",
+     "array of 'P' (aka 'read_only pipe int') type is invalid in OpenCL", 1, 24),
+    ("array_of_typedef_param", "typedef pipe int P; kernel void k(P p[2]) { }",
+     "array of 'P' (aka 'read_only pipe int') type is invalid in OpenCL", 1, 38),
+    ("array_of_typedef_local", "kernel void k(read_only pipe int p) { typedef pipe int P; P a[2]; }",
+     "array of 'P' (aka 'read_only pipe int') type is invalid in OpenCL", 1, 62),
+    # a pipe member in a structure
+    ("struct_member_access", "struct S { read_only pipe int p; }; kernel void k(global int *x) { }",
+     "'read_only' attribute only applies to parameters and typedefs", 1, 12),
+    ("union_member_access", "union U { write_only pipe float p; int x; }; kernel void k(global int *x) { }",
+     "'write_only' attribute only applies to parameters and typedefs", 1, 11),
 ]
 
 
@@ -204,7 +225,10 @@ def test_sizeof_a_pipe_is_8():
 # clang-15 accepts these; they stay out of scope, with a clear message.
 NOT_SUPPORTED = [
     ("void f(read_only pipe int p[2]) { }", "not supported yet: arrays of pipes"),
+    ("kernel void k(read_only pipe int p[2]) { }", "not supported yet: arrays of pipes"),
+    ("kernel void k(read_only pipe int p) { typedef pipe int PA[2]; }", "not supported yet: arrays of pipes"),
     ("struct S { pipe int p; }; kernel void k(global int *x) { }", "not supported yet: a pipe in a structure"),
+    ("kernel void k(read_only pipe int p) { struct { pipe int q; } s; }", "not supported yet: a pipe in a structure"),
     # (llvm-spirv-15 fails on it too: SPIR-V cannot cast a __constant pointer to generic)
     ("kernel void k(read_only pipe int p, constant int *l) { read_pipe(p, l); }",
      "not supported yet: a __constant packet pointer in 'read_pipe'"),

@@ -1,4 +1,4 @@
-"""``python -m tests.fuzz --target binary|asm|clc|exec --seconds N --seed S [--out DIR] [--workers K]``
+"""``python -m tests.fuzz --target binary|asm|clc|exec|grammar|programs --seconds N --seed S [--out DIR] [--workers K]``
 (see tests/fuzz/__init__.py). Exits 1 if the run found anything."""
 
 from __future__ import annotations

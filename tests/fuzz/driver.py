@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from pathlib import Path
 
-TARGETS = ("binary", "asm", "clc", "exec")
-FINDINGS = ("traceback", "crash", "hang", "invalid-output", "guard")
+TARGETS = ("binary", "asm", "clc", "exec", "grammar", "programs")
+FINDINGS = ("traceback", "crash", "hang", "invalid-output", "guard", "mismatch")
 
 
 def load_target(name: str):

@@ -126,3 +126,27 @@ def test_local_memory_corner_faults(program):
     with pytest.raises(spirvkit.KernelFault) as info:
         k(32, 16, out, spirvkit.LocalMemory(16 * 4), 1)
     assert info.value.global_id == (15, 0, 0) and _untouched(whole, 32)
+
+
+
+HUGE_STRIDE = """
+kernel void huge_stride(global int *o, long k) {
+    o[(long)get_global_id(0) * k] = 1;
+}
+"""
+# 28 * WRAP_7 = 2**64 + 12: in groups of 8, the byte offset 4 * k * 7 of the last work-item
+# wraps to 12 in 64 bits, while work-item 1's, 4 * k, is about 2**64 / 7.
+WRAP_7 = (2**64 + 12) // 28
+
+
+@pytest.mark.parametrize("k", [WRAP_7, 1 << 60, -(1 << 60)])
+def test_a_guard_number_beyond_64_bits_does_not_prove_the_group(k):
+    """Offsets whose exact values leave 64 bits: with k = WRAP_7 the group's largest offset,
+    wrapped to 64 bits, would look in bounds (12 bytes) and the group would run unchecked:
+    work-item 1 would write about 2**61 bytes past the buffer (a crash). The guard must not
+    prove the group (its products are bounded), and the per-item check faults at work-item 1."""
+    prog = spirvkit.Program(spirvkit.compile_cl(HUGE_STRIDE, "-cl-std=CL2.0"))
+    whole, a = _buffer(8)
+    with pytest.raises(spirvkit.KernelFault, match="out-of-bounds write") as info:
+        prog.kernel("huge_stride")(8, 8, a, np.int64(k))
+    assert info.value.global_id == (1, 0, 0) and _untouched(whole, 8)

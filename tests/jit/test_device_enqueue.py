@@ -381,3 +381,89 @@ def test_block_literal_loads_are_invariant_unless_written():
     out = np.full(24, 9, np.uint32)
     spirvkit.Program(binary).kernel("main")(1, 1, out)
     assert out[:8].tolist() == [7 * 100000 + (i % 4) * 1000 + i for i in range(8)]
+
+
+# ----- spirvkit cc's own kernels: what the conformance suite's device_execution tests need --------
+
+def _cc(source: str) -> spirvkit.Program:
+    return spirvkit.Program(spirvkit.compile_cl(source, "-cl-std=CL2.0"))
+
+
+_WIDE = """
+void spread(global int *hits, global int *status, int level) {
+  atomic_inc(&hits[get_global_id(0)]);
+  if (level == 0) return;
+  int r = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(4),
+                         ^{ spread(hits, status, level - 1); });
+  if (r != CLK_SUCCESS) atomic_inc(&status[0]);
+}
+kernel void wide(global int *hits, global int *status, int level) { spread(hits, status, level); }
+"""
+
+
+def test_a_wide_recursion_stays_within_the_queue():
+    # 64 work-items, each a tree of fan-out 4 and depth 4: 4096 leaves enqueued at the last level.
+    # Run breadth first they would all wait in the queue at once (more than its 256 KiB); past half
+    # of it the newest commands run first, so every enqueue succeeds.
+    hits, status = np.zeros(64, np.int32), np.zeros(1, np.int32)
+    _cc(_WIDE).kernel("wide")(64, 64, hits, status, np.int32(4))
+    expected = np.zeros(64, np.int64)
+    expected[:] = 1                    # the host launch
+    for depth in range(1, 5):          # each work-item of a child launch of 4 counts its own id
+        expected[:4] += 64 * 4 ** (depth - 1)
+    assert status[0] == 0
+    assert hits.tolist() == expected.tolist()
+
+
+def test_a_queue_passed_from_the_host():
+    source = """
+    kernel void k(global int *o, queue_t q, queue_t q2) {
+      size_t i = get_global_id(0);
+      o[i] = -1;
+      int a = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ o[i] += 11; });
+      int b = enqueue_kernel(q2, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(1), ^{ o[i] += 100; });
+      if (a != CLK_SUCCESS || b != CLK_SUCCESS) o[i] = -1000;
+    }
+    """
+    program = _cc(source)
+    k = program.kernel("k")
+    assert [a.type for a in k.args[1:]] == ["queue_t", "queue_t"]
+    out = np.zeros(8, np.int32)
+    k(8, 4, out, spirvkit.DeviceQueue(), spirvkit.DeviceQueue.default)
+    assert out.tolist() == [110] * 8
+    from spirvkit.errors import KernelArgumentError
+    with pytest.raises(KernelArgumentError, match=r"argument 1 \('q'\) is a queue_t: pass a spirvkit.DeviceQueue"):
+        k(8, 4, out, 0, spirvkit.DeviceQueue())
+
+
+def test_profiling_of_a_complete_command_is_readable_at_once():
+    # The times of a command already complete are written by capture_event_profiling_info itself,
+    # so the work-item that asks reads them next (the conformance suite's after-execution test).
+    source = """
+    kernel void k(global ulong *times, global int *ok) {
+      clk_event_t e;
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(2), 0, NULL, &e, ^{ });
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &e, NULL, ^{
+        capture_event_profiling_info(e, CLK_PROFILING_COMMAND_EXEC_TIME, times);
+        ok[0] = times[0] > 0 && times[1] >= times[0];
+        release_event(e);
+      });
+    }
+    """
+    times, ok = np.zeros(2, np.uint64), np.zeros(1, np.int32)
+    _cc(source).kernel("k")(1, 1, times, ok)
+    assert ok[0] == 1 and 0 < times[0] <= times[1]
+
+
+def test_spirvkit_run_passes_a_queue(tmp_path):
+    import subprocess
+    import sys
+
+    spv = tmp_path / "q.spv"
+    spv.write_bytes(spirvkit.compile_cl("kernel void k(global int *o, queue_t q) { size_t i = get_global_id(0); "
+                                        "enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), "
+                                        "^{ o[i] = (int)i * 3; }); }", "-cl-std=CL2.0"))
+    result = subprocess.run([sys.executable, "-m", "spirvkit", "run", str(spv), "--kernel", "k", "--global", "4",
+                             "--arg", "zeros:4", "--arg", "queue"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "[0, 3, 6, 9]" in result.stdout

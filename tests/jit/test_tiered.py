@@ -21,6 +21,8 @@ import pytest
 from full_run import require_full_run
 from jit.kernel_cases import BASE_CASES, Buffer, Case, Local, make_values
 
+from jit.build_cache import fresh, wait_background  # noqa: F401 - fresh is a fixture
+
 import spirvkit
 from spirvkit import api
 from spirvkit.jit import cache, target
@@ -41,29 +43,6 @@ kernel void oob(global int *o, int k) {
 @pytest.fixture(scope="module")
 def saxpy_binary() -> bytes:
     return spirvkit.compile_cl(SAXPY, "-cl-std=CL2.0")
-
-
-@pytest.fixture
-def fresh(monkeypatch, tmp_path):
-    """No compiled kernel from earlier tests: an empty disk cache (on), an empty memory cache,
-    the default policy; waits for background builds at the end."""
-    monkeypatch.setenv("SPIRVKIT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("SPIRVKIT_CACHE", raising=False)
-    monkeypatch.delenv("SPIRVKIT_JIT", raising=False)
-    _wait_background()
-    with cache._lock:
-        cache._memory.clear()
-    yield tmp_path / "cache" / "kernels"
-    _wait_background()
-    with cache._lock:
-        cache._memory.clear()
-
-
-def _wait_background(timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while target.pending_jobs():
-        assert time.monotonic() < deadline, "background build still running"
-        time.sleep(0.01)
 
 
 def _saxpy_args(n=1000, seed=0):
@@ -168,7 +147,7 @@ def test_second_launch_starts_tier2_and_a_later_launch_runs_it(fresh, saxpy_bina
     assert target.pending_jobs() == 0            # one launch: no optimised build queued
     _launch_saxpy(k, 1)
     assert k.tier == 1                            # the launch that queues it still runs tier 1
-    _wait_background()
+    wait_background()
     assert target.stats["optimized"] == before.get("optimized", 0) + 1
     assert target.stats["background"] == before.get("background", 0) + 1
     _launch_saxpy(k, 2)
@@ -210,7 +189,7 @@ def test_failed_background_build_is_raised_by_a_later_launch(fresh, saxpy_binary
     k = spirvkit.Program(saxpy_binary).kernel("saxpy")
     _launch_saxpy(k, 0)
     _launch_saxpy(k, 1)
-    _wait_background()
+    wait_background()
     x, y, _ = _saxpy_args()
     y0 = y.copy()
     with pytest.raises(target.CompileError, match=r"(?s)optimised \(tier-2\) build failed.*injected failure"):
@@ -269,7 +248,7 @@ def test_disk_cache_holds_only_optimised_objects(fresh, saxpy_binary):
     assert k.tier == 1
     assert not list(fresh.glob("*.o"))            # tier 1: memory only
     _launch_saxpy(k, 1)
-    _wait_background()
+    wait_background()
     objects = list(fresh.glob("*.o"))
     assert len(objects) == 1
     # A new process (here: an empty memory cache) starts from the optimised object: no tier 1.

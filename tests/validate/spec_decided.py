@@ -184,6 +184,37 @@ NOTES: tuple[Note, ...] = (
          "Group operation with an execution scope other than Workgroup/Subgroup",
          '> "Execution must be Workgroup or Subgroup Scope." (SPIR-V §3.32.21 Group Instructions: OpGroupAll, '
          "OpGroupAny, OpGroupBroadcast, OpGroupIAdd, OpGroupFAdd, OpGroupFMin ... OpGroupSMax)"),
+    Note("group.result-type", r"^OpGroupAsyncCopy",
+         "OpGroupAsyncCopy whose Result Type is not an event",
+         '> "Result Type must be an OpTypeEvent object." (SPIR-V §3.32.21 OpGroupAsyncCopy)'),
+    Note("group.operand-type", r"^OpGroupAsyncCopy|^OpGroupWaitEvents",
+         "OpGroupAsyncCopy/OpGroupWaitEvents operands of the wrong types or storage classes",
+         '> "Destination must be a pointer to a scalar or vector of floating-point type or integer type. '
+         'Destination pointer Storage Class must be Workgroup or CrossWorkgroup. The type of Source must be the '
+         'same as Destination. When Destination pointer Storage Class is Workgroup, the Source pointer Storage '
+         'Class must be CrossWorkgroup [and the other way round] ... Stride and NumElements must be a 32-bit '
+         'integer type scalar when the addressing model is Physical32 and 64 bit integer type scalar when the '
+         'Addressing Model is Physical64. Event must have a type of OpTypeEvent." (SPIR-V §3.32.21 '
+         'OpGroupAsyncCopy)\n>\n> "Num Events must be a 32-bit integer type scalar. Events List must be a '
+         'pointer to OpTypeEvent." (OpGroupWaitEvents)\n\nspirv-val 2025.5 checks neither instruction\'s '
+         "operands; the executor needs them to lower the copy."),
+    Note("enqueue.result-type", "", "A device-side enqueue instruction whose Result Type is not the one it names",
+         '> "Result Type must be a 32-bit integer type scalar." (OpEnqueueMarker, OpEnqueueKernel, OpGetKernel*); '
+         '"Result Type must be OpTypeDeviceEvent." (OpCreateUserEvent); "Result Type must be a Boolean type." '
+         '(OpIsValidEvent); "Result Type must be an OpTypeQueue." (OpGetDefaultQueue) (SPIR-V §3.32.22)'),
+    Note("enqueue.operand-type", "", "A device-side enqueue operand of the wrong type",
+         '> "Queue must be of the type OpTypeQueue. ... Wait Events ... must be a pointer to OpTypeDeviceEvent. '
+         '... Event must have a type of OpTypeDeviceEvent ... Status must have a type of 32-bit OpTypeInt" '
+         "(SPIR-V §3.32.22; validate/enqueue_pipes.py lists each operand's sentence)"),
+    Note("pipe.result-type", "", "A pipe instruction whose Result Type is not the one it names",
+         '> "Result Type must be a 32-bit integer type scalar." (OpReadPipe, OpWritePipe, ...); "Result Type must '
+         'be an OpTypeReserveId." (OpReserve*PipePackets); "Result Type must be a Boolean type." '
+         "(OpIsValidReserveId) (SPIR-V §3.32.23)"),
+    Note("pipe.operand-type", "", "A pipe operand of the wrong type, or an alignment that does not divide the size",
+         '> "Pipe must have a type of OpTypePipe with ReadOnly access qualifier. Pointer must have a type of '
+         'OpTypePointer with the same data type as Pipe and a Generic Storage Class. Packet Size must be a 32-bit '
+         'integer type scalar ... Packet Alignment must evenly divide Packet Size" (SPIR-V §3.32.23 OpReadPipe; '
+         "likewise the other pipe instructions)"),
     Note("group.operand-type", "",
          "OpGroupFAdd (or another float group operation) whose Result Type is not floating-point",
          '> "Result Type must be a 16-bit, 32-bit, or 64-bit floating-point type scalar." (SPIR-V §3.32.21 '

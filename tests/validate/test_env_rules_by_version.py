@@ -39,9 +39,9 @@ def _k(body: str, caps: str = "", types: str = "") -> str:
 
 
 def _async_copy(scope: str, caps: str = "") -> str:
-    return _k(f"%l = OpVariable %_ptr_Function_uint Function\n"
-              f"%e = OpGroupAsyncCopy %event {scope} %buf %buf %ulong_1 %ulong_1 %null_event", caps,
-              "%event = OpTypeEvent\n%ulong_1 = OpConstant %ulong 1\n%null_event = OpConstantNull %event")
+    return _k(f"%e = OpGroupAsyncCopy %event {scope} %lv %buf %ulong_1 %ulong_1 %null_event", caps,
+              "%event = OpTypeEvent\n%ulong_1 = OpConstant %ulong 1\n%null_event = OpConstantNull %event\n"
+              "%lv = OpVariable %_ptr_Workgroup_uint Workgroup")
 
 
 def _image(body: str, caps: str = "") -> str:

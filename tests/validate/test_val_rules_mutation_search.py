@@ -60,6 +60,19 @@ def _image_kernel(body: str) -> str:
     return image_kernel({"%im": "%img"}, body, types="%img = OpTypeImage %void 2D 0 1 0 0 Unknown ReadOnly")
 
 
+_CL_TYPES = "%ulong_0 = OpConstant %ulong 0\n%v4 = OpConstantComposite %v4uint %uint_1 %uint_1 %uint_1 %uint_1"
+
+
+def _vstoren(data: str) -> str:
+    return K(caps='%cl = OpExtInstImport "OpenCL.std"', types=_CL_TYPES,
+             body=f"%x = OpExtInst %void %cl vstoren {data} %ulong_0 %buf")
+
+
+def _vloadn(n: str) -> str:
+    return K(caps='%cl = OpExtInstImport "OpenCL.std"', types=_CL_TYPES,
+             body=f"%x = OpExtInst %v4uint %cl vloadn %ulong_0 %buf {n}")
+
+
 _PER_VERTEX = "OpMemberDecorate %pv_block 0 BuiltIn PointSize\nOpDecorate %pv_block Block"
 
 
@@ -96,6 +109,13 @@ CASES = [
        body="%x = OpGroupNonUniformIAdd %uint %uint_3 ClusteredReduce %uint_1 %uint_4"), "group.cluster-size"),
     ("image-read-coordinate-size", "opencl2.2", _image_kernel("%x = OpImageRead %v4float %im %c2"),
      _image_kernel("%x = OpImageRead %v4float %im %c4"), "image.operand-type"),
+    # found by grammar-aware instruction insertion (the executor's lowering then failed)
+    ("opencl-vstoren-scalar-data", "opencl2.2", _vstoren("%uint_1"), _vstoren("%v4"), "extinst.opencl-std"),
+    ("opencl-vloadn-n-not-result-size", "opencl2.2", _vloadn("3"), _vloadn("4"), "extinst.opencl-std"),
+    ("image-query-format-vector-result", "opencl2.2", _image_kernel("%x = OpImageQueryFormat %v4uint %im"),
+     _image_kernel("%x = OpImageQueryFormat %uint %im"), "image.result-type"),
+    ("image-query-order-not-an-image", "opencl2.2", _image_kernel("%x = OpImageQueryOrder %uint %uint_1"),
+     _image_kernel("%x = OpImageQueryOrder %uint %im"), "image.operand-type"),
     ("image-query-size-components", "opencl2.2", _image_kernel("%x = OpImageQuerySizeLod %v2uint %im %uint_0"),
      _image_kernel("%x = OpImageQuerySizeLod %v3uint %im %uint_0"), "image.result-type"),
     ("vulkan-component-above-3", "vulkan1.0",

@@ -163,7 +163,7 @@ def test_out_of_bounds_access_names_binding_and_invocation():
 
 def test_binding_mismatches_are_clear_errors():
     p = ComputePipeline(DATA / "reduce.spv")
-    with pytest.raises(KernelArgumentError, match=r"no buffer at set 0 binding 5 \(it uses: set 0 binding 0, set 0 "
+    with pytest.raises(KernelArgumentError, match=r"no descriptor at set 0 binding 5 \(it uses: set 0 binding 0, set 0 "
                                                   r"binding 1\)"):
         p.bind(0, 5, np.zeros(4, np.float32))
     with pytest.raises(KernelArgumentError, match="C-contiguous"):

@@ -98,6 +98,9 @@ Cast: to*, expr*
 VectorLiteral: to*, elements**, lparen
 CompoundLiteral: to*, init*
 TypeTrait: op, arg*
+# __builtin_astype(expr, type-name): clang's built-in behind as_<type>, CLK_NULL_EVENT and
+#   CLK_NULL_RESERVE_ID; to: a TypeName.
+AsType: expr*, to*
 Call: func*, args**
 Subscript: base*, index*
 Member: base*, name, arrow, op_loc

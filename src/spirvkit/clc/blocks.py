@@ -18,6 +18,12 @@ A block literal ``^(P...){…}`` becomes
 Every block is statically known (§6.12: block variables are const and initialised, no block is
 selected by ``?:``, returned, passed or stored elsewhere), so a call ``b(x)`` is an
 ``OpFunctionCall`` of b's invoke function with b's value as the literal pointer.
+
+A block variable at program scope (``int (^__constant b)(int) = ^(int x){…};``, which captures
+nothing) is, as clang emits it, its literal ``__block_literal_global`` and the invoke function
+``b_block_invoke``; every use of ``b`` names that literal (clang's unused pointer variable ``b``
+is not emitted). A ``static`` block variable in a function is an ordinary one whose literal may
+capture nothing (clang: its initializer must be a compile-time constant).
 """
 
 from __future__ import annotations
@@ -36,9 +42,17 @@ HEADER_SIZE, HEADER_ALIGN = 16, 8  # uint size, uint align, Generic uchar *invok
 class BlockInfo:
     """A compiled block literal: its type, invoke function and the literal's layout."""
 
-    def __init__(self, btype: Block, invoke: int, size: int, align: int, name: str):
+    def __init__(self, btype: Block, invoke: int, size: int, align: int, name: str, captures: int = 0):
         self.type, self.invoke, self.size, self.align, self.name = btype, invoke, size, align, name
+        self.captures = captures
         self.kernel = None  # the wrapper kernel that enqueues it (enqueue.py), made on first use
+
+
+class ProgramBlock:
+    """The value of a program-scope block variable: its literal's CrossWorkgroup variable."""
+
+    def __init__(self, info: BlockInfo, literal: int):
+        self.info, self.literal = info, literal
 
 
 class _Context:
@@ -112,7 +126,9 @@ class BlocksMixin:
         b = self.b
         tid = b.type_struct([b.type_int(32), b.type_int(32), self.ptr_type(_UCHAR, "generic")],
                             unique="__opencl_block_literal_generic")
-        b.name(tid, "struct.__opencl_block_literal_generic")
+        if getattr(self, "_generic_literal_named", None) != tid:   # (one OpName)
+            b.name(tid, "struct.__opencl_block_literal_generic")
+            self._generic_literal_named = tid
         return tid
 
     def block_value_type(self) -> int:
@@ -126,8 +142,6 @@ class BlocksMixin:
             raise SemaError("invalid block variable declaration - using 'extern' storage class is disallowed", d)
         if d.init is None:
             raise SemaError("invalid block variable declaration - must be initialized", d)
-        if program_scope or "static" in d.storage:  # (clang-15 accepts them)
-            raise not_supported("a block variable at program scope or static", d)
         fnode = d.type
         while isinstance(fnode, ast.BlockPointerType):
             fnode = fnode.pointee
@@ -151,13 +165,71 @@ class BlocksMixin:
         except SemaError:
             del self.scope.names[d.name]  # (no literal to call: its uses say it is undeclared)
             raise
+        self.check_block_initializer(d, obj, t, v)
+        if "static" in d.storage and info.captures:
+            raise SemaError("initializer element is not a compile-time constant", d.init)
+        self.f.op("OpStore", None, var, v.id)
+        self.block_vars[var] = info
+
+    def check_block_initializer(self, d, obj: Block, t: Block, v) -> None:
         if not v.type.is_block:
             raise SemaError(f"initializing '{obj}' with an expression of incompatible type '{v.type}'", d)
         if v.type != t:
             raise SemaError(f"incompatible block pointer types initializing '{obj}' with an expression of type "
                             f"'{v.type}'", d)
-        self.f.op("OpStore", None, var, v.id)
-        self.block_vars[var] = info
+
+    def program_block_variable(self, d, t: Block) -> None:
+        """A block variable at program scope: initialised with a literal (compiled now, as
+        ``<name>_block_invoke``; it can capture nothing) or another such variable."""
+        old = self.globals.names.get(d.name)
+        if old is not None and old.node is not d:
+            raise SemaError(f"redefinition of '{d.name}'", d, notes=[("previous definition is here", old.node)])
+        obj = Block(t.result, t.params, declared=True)
+        if is_null_constant(d.init):  # (clang-15 accepts a null block; calling it would fault)
+            raise not_supported("a block variable initialized with a null pointer", d.init)
+        inner = d.init
+        while isinstance(inner, ast.Paren):
+            inner = inner.expr
+        if isinstance(inner, ast.BlockLiteral):
+            if self.cl_std < 200:
+                raise SemaError(BLOCKS_DISABLED, inner)
+            info, literal = self.program_block_literal(inner, d)
+            value = ProgramBlock(info, literal)
+        else:
+            sym = self.globals.names.get(inner.name) if isinstance(inner, ast.Identifier) else None
+            value = getattr(sym, "value", None)
+            if not isinstance(value, ProgramBlock):
+                raise not_supported("a program-scope block variable not initialized with a block literal or "
+                                    "another program-scope block variable", d.init)
+            info = value.info
+        self.check_block_initializer(d, obj, t, Val(info.type, None))
+        self.globals.names[d.name] = Symbol(d.name, "var", obj, value, "constant", d, const=True)
+        self.block_vars[value] = info
+
+    def program_block_literal(self, node, d):
+        """(BlockInfo, literal variable) of a literal at program scope, compiled in a stand-in
+        function context named for the variable (the invoke function's name, clang's)."""
+        from .codegen import FuncInfo  # (codegen imports this module)
+
+        for attr, default in (("fn_scope", None), ("labels", {}), ("gotos", {}), ("placed_labels", set()),
+                              ("loops", []), ("known_conditions", {})):
+            if not hasattr(self, attr):   # (before the first function definition)
+                setattr(self, attr, default)
+        saved = (self.fn_info, self.scope)
+        self.fn_info = FuncInfo(d.name, Function(VOID, ()), 0, d, False)
+        n = self.block_counts.get(None, 0) + 1   # (clang numbers program-scope ones across the unit)
+        self.block_counts[None] = n
+        try:
+            f, ctx, info = self.compile_block_literal(node, f"{d.name}_block_invoke" + (f"_{n}" if n > 1 else ""))
+        finally:
+            self.fn_info, self.scope = saved
+        return info, self.literal_global(ctx, info)
+
+    def program_block_value(self, value: ProgramBlock) -> Val:
+        """A program-scope block's value in the current function: its literal, Generic."""
+        generic = self.b.type_pointer("CrossWorkgroup", self.generic_literal_type())
+        cast = self.f.op("OpBitcast", generic, value.literal)
+        return Val(value.info.type, self.f.op("OpPtrCastToGeneric", self.block_value_type(), cast))
 
     def block_value(self, node):
         """(Val, BlockInfo) of an expression that names a block: a literal or a block variable."""
@@ -184,6 +256,8 @@ class BlocksMixin:
         block declares it or it has static storage (program scope, static, function-scope
         __constant), else the literal's copy (an LVal in Generic memory, read-only); None: not
         a capture. As in clang, a kernel's __local variables are copied too."""
+        if isinstance(sym.value, ProgramBlock):
+            return self.program_block_value(sym.value)   # (not an lvalue: the literal's address)
         ctx = self.block_ctx
         if ctx is None or sym.kind != "var" or sym.space not in ("private", "local"):
             return None
@@ -218,11 +292,15 @@ class BlocksMixin:
             raise SemaError(BLOCKS_DISABLED, node)
         if self.f is None:
             raise not_supported("a block literal at program scope", node)
-        params, param_nodes = self.block_params(node)
         owner = getattr(self.fn_info.node, "name", None) or self.fn_info.name  # (an overload's own name)
         n = self.block_counts.get(owner, 0) + 1
         self.block_counts[owner] = n
-        name = f"__{owner}_block_invoke" + (f"_{n}" if n > 1 else "")
+        f, ctx, info = self.compile_block_literal(node, f"__{owner}_block_invoke" + (f"_{n}" if n > 1 else ""))
+        return self.make_literal(ctx, info), info
+
+    def compile_block_literal(self, node, name: str):
+        """The invoke function ``name`` of a literal; (function, _Context, BlockInfo)."""
+        params, param_nodes = self.block_params(node)
         uchar_ptr = self.ptr_type(_UCHAR, "generic")
         ctx = _Context(self.block_ctx, self.scope, node)
         if node.type.result is not None:  # ^int (int x) {…}
@@ -271,8 +349,7 @@ class BlocksMixin:
             (self.f, self.scope, self.fn_scope, self.labels, self.gotos, self.placed_labels, self.loops,
              self.block_ctx, self.known_conditions, self.fn_info) = saved
         btype = Block(result, tuple(params))
-        info = self.finish_literal(ctx, f, btype, name)
-        return self.make_literal(ctx, info), info
+        return f, ctx, self.finish_literal(ctx, f, btype, name)
 
     def block_params(self, node):
         """The parameter types of a literal (§6.12: no variadic literal, no block parameter)."""
@@ -316,22 +393,15 @@ class BlocksMixin:
         for words, k in ctx.uses:
             words[5] = self.u32(index[k])
         f.finish()
-        return BlockInfo(btype, f.id, size, align, name)
+        return BlockInfo(btype, f.id, size, align, name, len(ctx.captures))
 
     def make_literal(self, ctx, info: BlockInfo) -> Val:
         """The literal's value where the literal is evaluated: a Generic pointer to it."""
         b = self.b
         struct = ctx.struct
-        header = [self.u32(info.size), self.u32(info.align), b.constant_null(self.ptr_type(_UCHAR, "generic"))]
+        header = self.literal_header(info)
         if not ctx.captures:
-            init = b.constant_composite(struct, header)
-            n = self.block_counts.get("", 0)  # (clang's names: __block_literal_global, then .1, .2 …)
-            self.block_counts[""] = n + 1
-            var = b.global_variable(b.type_pointer("CrossWorkgroup", struct), "CrossWorkgroup", init,
-                                    "__block_literal_global" + (f".{n}" if n else ""))
-            b.decorate(var, "Constant")
-            b.decorate(var, "Alignment", info.align)
-            self.module_vars.append(var)
+            var = self.literal_global(ctx, info)
             space = "CrossWorkgroup"
         else:
             var = self.f.variable(b.type_pointer("Function", struct))
@@ -350,6 +420,22 @@ class BlocksMixin:
         generic = b.type_pointer(space, self.generic_literal_type())
         cast = self.f.op("OpBitcast", generic, var)
         return Val(info.type, self.f.op("OpPtrCastToGeneric", self.block_value_type(), cast))
+
+    def literal_header(self, info: BlockInfo) -> list:
+        return [self.u32(info.size), self.u32(info.align), self.b.constant_null(self.ptr_type(_UCHAR, "generic"))]
+
+    def literal_global(self, ctx, info: BlockInfo) -> int:
+        """A literal that captures nothing: a constant program-scope variable."""
+        b = self.b
+        init = b.constant_composite(ctx.struct, self.literal_header(info))
+        n = self.block_counts.get("", 0)  # (clang's names: __block_literal_global, then .1, .2 …)
+        self.block_counts[""] = n + 1
+        var = b.global_variable(b.type_pointer("CrossWorkgroup", ctx.struct), "CrossWorkgroup", init,
+                                "__block_literal_global" + (f".{n}" if n else ""))
+        b.decorate(var, "Constant")
+        b.decorate(var, "Alignment", info.align)
+        self.module_vars.append(var)
+        return var
 
     def variable_lvalue(self, sym, node) -> LVal:
         """Variable ``sym`` as the current function (or enclosing block) sees it."""

@@ -226,6 +226,33 @@ class BuiltinsMixin:
             self.uses_half_values = True
         return self.val(to, self.op("OpBitcast", to, args[0].id))
 
+    def expr_AsType(self, node):
+        """``__builtin_astype(e, T)``: as_T for scalars and vectors; to clk_event_t or
+        reserve_id_t (CLK_NULL_EVENT, CLK_NULL_RESERVE_ID) from a constant, the type's null value
+        (the executor's invalid handle: SPIR-V has no conversion of bits to these types)."""
+        to, _ = self.types.declarator(node.to.type, self.scope)
+        v = self.expr(node.expr)
+        if v.type.is_array:
+            v = self.decay(v)
+        src = v.type
+        if to.size != src.size or to == VOID or src == VOID:
+            origin = v.origin
+            shown = (f"{src}__{origin.space}" if src.is_pointer else f"__{origin.space} {src}") \
+                if origin is not None and getattr(origin, "space", None) else str(src)
+            raise SemaError(f"invalid reinterpretation: sizes of '{to}' and '{shown}' must match", node)
+        if (to.is_scalar or to.is_vector) and (src.is_scalar or src.is_vector):
+            return self.as_type("__builtin_astype", to, [v], node)
+        if str(to) in ("clk_event_t", "reserve_id_t") and (src.is_scalar or src.is_pointer) and \
+                self.astype_constant(node.expr) is not None:
+            return self.val(to, self.b.constant_null(self.spv(to)))
+        raise not_supported(f"__builtin_astype from '{src}' to '{to}'", node)
+
+    def astype_constant(self, node):
+        """The integer under the casts of a constant operand (``(void *)(__SIZE_MAX__)``), or None."""
+        while isinstance(node, (ast.Paren, ast.Cast)):
+            node = node.expr
+        return self.try_const_int(node, self.scope)
+
     # -- vload / vstore ---------------------------------------------------------------------
 
     def vload_store(self, name, parsed, args, node):

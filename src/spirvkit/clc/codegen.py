@@ -351,6 +351,9 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
         try:
             return self.types.declarator(decl.type, scope)
         except SemaError as exc:
+            if getattr(exc, "pipe_array", None) is not None and isinstance(decl.type, ast.ArrayType) and \
+                    "typedef" not in decl.storage:
+                raise self.pipe_array_variable(decl, exc.pipe_array, scope) from None
             if getattr(exc, "at_name", False) and decl.name is not None:
                 exc.node = decl
             raise
@@ -378,6 +381,8 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             return  # "struct S {...};": the tag is declared by the type resolution
         if t.is_block:
             self.check_block_declaration(decl, program_scope=True)
+            self.program_block_variable(decl, t)
+            return
         if t.is_function:
             self.check_signature(t, decl, "kernel" in decl.funcspecs)
             self.declare_function(decl.name, t, decl, "kernel" in decl.funcspecs)

@@ -206,6 +206,17 @@ class ExpressionsMixin:
         k = t.kind
         if k == IDENTIFIER:
             self.advance()
+            if t.text == "__builtin_astype" and self.at("("):   # a keyword in clang, with a type argument
+                lp = self.advance()
+                self.open_bracket(lp)
+                e = self.parse_assignment()
+                self.expect(",", "expected ','", after=True)
+                if not self.is_type_name_start(self.tok):
+                    self.syntax_error("expected a type")
+                to = self.parse_type_name()
+                self.expect(")", match=lp)
+                self.close_bracket()
+                return self._at(ast.AsType, t, e, to)
             if t.text in BOOL_LITERALS:  # keywords of type bool in clang's OpenCL C (LangOpts.Bool)
                 return self._at(ast.IntegerLiteral, t, BOOL_LITERALS[t.text], "bool", t.text)
             return self._at(ast.Identifier, t, t.text)

@@ -51,6 +51,21 @@ class PipesMixin:
     ``bi_<name>`` specials."""
 
     # -- checks, clang's ---------------------------------------------------------------------
+    def pipe_array_variable(self, decl, pipe, scope) -> SemaError:
+        """clang-15's error for a variable that is an array of pipes (``pipe int q[2];``), at its
+        name: its type, with the object's address space, may only be a parameter's (clang-15
+        accepts such an array as a parameter, or in a typedef: those stay "not supported yet")."""
+        node, dims = decl.type, []
+        while isinstance(node, ast.ArrayType):
+            n = self.try_const_int(node.size, scope) if node.size is not None else None
+            dims.append(f"[{n}]" if n is not None else "[]")
+            node = node.element
+        space = getattr(node, "address_space", None) or \
+            ("global" if scope is self.globals and self.cl_std >= 200 else "private")
+        where = f"__{space} " if space != "private" else ""   # (the project's messages leave out __private)
+        return SemaError(f"type '{where}{pipe}{''.join(dims)}' can only be used as a function parameter in OpenCL",
+                         decl)
+
     def _pipe(self, name, args, node, access: str | None):
         """The first argument: a pipe (of ``access``, when given)."""
         if not args or not args[0].type.is_pipe:

@@ -20,8 +20,9 @@ defines has clang's replacement list):
 * From OpenCL C 2.0, as clang: ``__BLOCKS__`` and ``__block`` (blocks.py refuses the
   ``__blocks__`` attribute it stands for, §6.12.5), and the device-side enqueue constants
   (``CLK_ENQUEUE_FLAGS_*``, ``CLK_SUCCESS`` and the error codes, ``CLK_NULL_QUEUE``, ``CL_COMPLETE``
-  …, ``CLK_PROFILING_COMMAND_EXEC_TIME``; enqueue.py) — but not ``CLK_NULL_EVENT``, which is
-  clang's ``__builtin_astype`` of ``__SIZE_MAX__``, a built-in cc does not have.
+  …, ``CLK_PROFILING_COMMAND_EXEC_TIME``; enqueue.py), and ``CLK_NULL_EVENT`` /
+  ``CLK_NULL_RESERVE_ID`` with clang's ``__builtin_astype`` replacement lists (the null handle:
+  builtins_lower.expr_AsType).
 * ``FP_FAST_FMA``/``FP_FAST_FMAF``: **not defined**, like clang: the JIT cannot promise that the
   host CPU has fused multiply-add, and the spec only allows defining them when fma is fast.
 * Extension and ``__opencl_c_*`` feature macros: only for what spirvkit implements (or will,
@@ -282,6 +283,8 @@ _CL20 = r"""
 #define CLK_EVENT_ALLOCATION_FAILURE -100
 #define CLK_OUT_OF_RESOURCES -5
 #define CLK_NULL_QUEUE 0
+#define CLK_NULL_EVENT (__builtin_astype(((__SIZE_MAX__)), clk_event_t))
+#define CLK_NULL_RESERVE_ID (__builtin_astype(((void*)(__SIZE_MAX__)), reserve_id_t))
 #define CL_COMPLETE 0x0
 #define CL_RUNNING 0x1
 #define CL_SUBMITTED 0x2

@@ -274,8 +274,16 @@ class TypeResolver:
             return p, {"space": node.address_space, "const": "const" in node.qualifiers, "access": None}
         if isinstance(node, ast.ArrayType):
             elem, q = self.declarator(node.element, scope)
-            if elem.is_pipe:   # (clang-15 accepts an array of pipes as a parameter)
-                raise not_supported("arrays of pipes", node)
+            if elem.is_pipe:
+                alias = getattr(node.element, "typedef_name", None) if isinstance(node.element, ast.BaseType) \
+                    else None
+                if alias:   # clang-15: any array of a pipe typedef, at the '['
+                    raise SemaError(f"array of '{alias}' (aka '{elem}') type is invalid in OpenCL", node)
+                # clang-15 accepts an array of pipes as a parameter (or in a typedef); a variable is
+                # its error at the name (pipes.pipe_array_variable, from CodeGen.decl_type)
+                exc = not_supported("arrays of pipes", node)
+                exc.pipe_array = elem
+                raise exc
             if elem.is_opaque or elem.is_block:  # §6.12.14, §6.12.5: nor put in arrays (clang: at the '[')
                 raise SemaError(f"array of '{elem if elem.is_block else _spelled(elem, q)}' type is invalid in "
                                 "OpenCL", node)

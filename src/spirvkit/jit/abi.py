@@ -56,6 +56,9 @@ CONTEXT = _layout([
     # the host asked for (0: one sub-group per work-group), which child launches inherit.
     ("device_queue", 1),
     ("sub_group_config", 1),
+    # Dynamic checks beyond bounds (jit/check_passes.py): the address of the launch's check
+    # state (CHECK_STATE there: the findings table, the read-only regions); 0 without them.
+    ("checks", 1),
 ])
 
 # Thread state: what changes from one work-group to the next.
@@ -102,6 +105,12 @@ SAMPLER_NORMALIZED = 0x1
 SAMPLER_ADDRESS_SHIFT = 1    # (bits >> 1) & 7: SPIR-V SamplerAddressingMode (None 0 ... RepeatMirrored 4)
 SAMPLER_LINEAR = 0x20
 SAMPLER_NEAREST = 0x10
+# Vulkan samplers (vk/resources.py) name their border colour: with SAMPLER_BORDER set, a border
+# texel is (c, c, c, a) with c = 1 under SAMPLER_BORDER_WHITE and a = 1 under
+# SAMPLER_BORDER_OPAQUE, in place of OpenCL's colour chosen by the image's channel order.
+SAMPLER_BORDER = 0x100
+SAMPLER_BORDER_OPAQUE = 0x200
+SAMPLER_BORDER_WHITE = 0x400
 
 # Pipe descriptor: what a pipe kernel argument points to (runtime/pipes.py fills it). The
 # packets live in a ring of `capacity` slots. Four running counts (never wrapped) split it:
@@ -150,7 +159,9 @@ EVENT = _layout([
     ("status", 1),           # CL_QUEUED 3, CL_SUBMITTED 2, CL_COMPLETE 0, or an error (< 0)
     ("kind", 1),             # EVENT_KERNEL, EVENT_MARKER or EVENT_USER
     ("profile", 1),          # address for capture_event_profiling_info (0: none asked)
-    ("pad", 3),
+    ("exec_time", 1),        # once complete: CL_PROFILING_COMMAND_END - START, in ns
+    ("complete_time", 1),    # once complete: COMPLETE - START, in ns (0: not known yet)
+    ("pad", 1),
 ])
 EVENT_KERNEL, EVENT_MARKER, EVENT_USER = 1, 2, 3
 # A command record in the arena: these header words, then the wait list's event handles, the

@@ -218,6 +218,8 @@ class AccessGuard:
         base_type = ml.types[ml.module.type_of(inst.words[3]).result_id].elem
         if base_type is None:
             raise _NotAffine
+        if ml.shader is not None and ml.shader.descriptors.is_array(inst.words[3]):
+            raise _NotAffine   # the first index picks a descriptor of an array (shader_descriptors.py)
         if ml.shader is not None and ml.shader.storage_of(self.gfl, inst.words[3]) in ("StorageBuffer", "Uniform",
                                                                                         "PushConstant"):
             return self._explicit_chain_offset(inst, base_type, offset)
@@ -334,7 +336,32 @@ class AccessGuard:
             return nodes[0].same_value(width)
         if name == "OpBitwiseAnd":
             return self._masked(operands, nodes)
+        if name == "OpBitwiseOr":
+            return self._disjoint_or(operands, nodes)
         raise _NotAffine
+
+    def _disjoint_or(self, operands, nodes) -> _Node:
+        """x | c for a constant c < 2**k, compilers' 2*i + 1 (``(i << 1) | 1``): x + c when x is
+        a multiple of 2**k over the whole group (no bit of c meets one of x), which holds when
+        x's base and coefficients are multiples of 2**k: the guard checks that. (The machine's
+        low k bits of x are the exact value's, so the machine's x | c stays congruent to x + c.)"""
+        varying, const_id = (nodes[0], operands[1]) if nodes[0].varies else (nodes[1], operands[0])
+        const_def = self.ml.module.definition(const_id)
+        if const_def is None or const_def.opname != "OpConstant":
+            raise _NotAffine
+        c = self.ml.constants.value(const_id) % (1 << varying.width)
+        if c >= 1 << (varying.width - 1):
+            raise _NotAffine
+        mask = (1 << c.bit_length()) - 1
+        b = self.b
+        for coef in varying.coef:
+            if isinstance(coef, int):
+                if coef & mask:
+                    raise _NotAffine
+            else:
+                self.conds.append(b.icmp_unsigned("==", b.and_(coef, ir.Constant(I128, mask)), ir.Constant(I128, 0)))
+        self.conds.append(b.icmp_unsigned("==", b.and_(varying.base, ir.Constant(I128, mask)), ir.Constant(I128, 0)))
+        return self._add(varying, _Node(varying.width, machine=ir.Constant(ir.IntType(varying.width), c)))
 
     def _masked(self, operands, nodes) -> _Node:
         """x & (2**k - 1), compilers' zero extension of a narrower value (clang writes

@@ -11,14 +11,16 @@ from .block_literal import enqueue_targets, mark_invariant_literal
 from .image_launch import LaunchImages
 from .inline_sync import inline_sync_calls
 from .kernel import ArgSlot, KernelBuilder, kernel_body
-from .lowering import ModuleLowering, Site
+from .lowering import ModuleLowering, Site, functions_with_barriers
+from .private_shadows import calls_to_inline
 
 
 @dataclass
 class CompiledKernel:
     name: str
     object: bytes
-    mode: str                             # 'checked', 'unchecked' or 'report' (see compile_kernel)
+    mode: str                             # 'checked', 'unchecked' or 'report' (see compile_kernel),
+                                          # '+check,...': with checks beyond bounds
     slots: list[ArgSlot]
     args_bytes: int
     has_barriers: bool
@@ -64,7 +66,7 @@ def check_kernel_module(module: Module) -> None:
 
 def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | None = None,
                  report_faults: bool = False, local_size: tuple | None = None, guards: bool = True,
-                 compact: bool = False, images: tuple | None = None):
+                 compact: bool = False, images: tuple | None = None, checks: frozenset = frozenset()):
     """The LLVM module (as text) and the kernel facts, before native compilation. ``guards``:
     give checked work-item loops their group guards (jit/access_guard.py), which cost compile
     time (a second copy of the loops) and pay off on launches with many work-groups.
@@ -76,13 +78,22 @@ def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | N
     if entry is None or entry.execution_model != "Kernel":
         kernels = [e.name for e in module.entry_points if e.execution_model == "Kernel"]
         raise SpirvkitError(f"no kernel named {name!r}; the module's kernels: {', '.join(kernels) or 'none'}")
-    # Synchronisation in called functions: those calls are inlined first (see inline_sync).
-    module = inline_sync_calls(module, kernel_body(module, entry.function))
+    # Synchronisation in called functions: those calls are inlined first (see inline_sync); in
+    # checked mode, so are calls that may read pointers kept in a caller's private struct or
+    # block literal, whose bounds only the caller's body knows (private_shadows).
+    inlined = functions_with_barriers(module) | (calls_to_inline(module) if checked else set())
+    module = inline_sync_calls(module, kernel_body(module, entry.function), inlined)
     ml = ModuleLowering(module, target.target_data(), target.triple(), checked, spec_values, report_faults,
                         local_size, target.function_attributes(), guards, compact)
+    if checks - {"bounds"}:   # the dynamic checks beyond bounds (check_passes.py)
+        from .check_passes import CheckPasses
+
+        ml.check_passes = CheckPasses(ml, frozenset(checks))
     if images:
         ml.image_launch = LaunchImages(images, ml.types[ml.spv_functions[entry.function].function_type].params)
     kb = KernelBuilder(ml, entry.function)
+    if ml.check_passes is not None:
+        ml.check_passes.kernel_params = len(kb.slots)   # the access check's read-only words
     kb.build()
     body = ml.llvm.globals.get("spirvkit_body")
     if body is not None and kb.slots and enqueue_targets(module) & {entry.function, kb.spv_fn.id}:
@@ -106,10 +117,13 @@ def compile_kernel(module: Module, name: str, mode: str = "checked", spec_values
     the optimised tier and for large first launches ('quick-large'), where their run-time gain
     outweighs their compile time; the small first launches ('quick') get compact code.
     ``images``: compile for a launch's image formats and samplers (jit/image_launch.py)."""
-    checked = mode != "unchecked"
-    ir_text, ml, kb = lower_kernel(module, name, checked, spec_values, report_faults=mode == "report",
+    from .check_passes import mode_checks
+
+    base, checks = mode_checks(mode)   # 'checked+barriers,pointers': the checks beyond bounds
+    checked = base != "unchecked"
+    ir_text, ml, kb = lower_kernel(module, name, checked, spec_values, report_faults=base == "report",
                                    local_size=local_size, guards=pipeline in ("optimized", "quick-large"),
-                                   compact=pipeline == "quick", images=images)
+                                   compact=pipeline == "quick", images=images, checks=checks)
     obj = target.compile_ir(ir_text, pipeline)
     return CompiledKernel(name, obj, mode, kb.slots, kb.args_bytes, kb.has_barriers, ml.sites,
                           ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init, kb.frame_bytes,

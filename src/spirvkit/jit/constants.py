@@ -192,6 +192,10 @@ def coerce(value, t: SpvType, what: str):
 
 def to_llvm(value, t: SpvType) -> ir.Constant:
     if value is None:
+        if t.kind == "reserve_id":   # the null reserve id is the invalid one (CLK_NULL_RESERVE_ID)
+            from .abi import INVALID_RESERVE_ID
+
+            return ir.Constant(t.llvm, INVALID_RESERVE_ID)
         return ir.Constant(t.llvm, None)
     if t.kind == "bool":
         return ir.Constant(t.llvm, int(bool(value)))

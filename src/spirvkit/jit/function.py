@@ -12,6 +12,7 @@ checked against the buffer the pointer was derived from.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Callable
 
 from llvmlite import ir
@@ -86,6 +87,8 @@ class FunctionLowering:
         self.return_phis: list | None = None
         self.current: Instruction | None = None
         self.pointer_shadows: dict[int, tuple] = {}  # private pointer-holding variables
+        self.aggregate_shadows: dict = {}   # private structs/arrays holding pointers (private_shadows)
+        self.value_shadows: dict[int, dict] = {}   # their whole values' pointer bounds, by byte offset
         self.region = None                # RegionState when lowering one region of a kernel
         self.guard = None                 # AccessGuard of a work-item body with a row guard
         self.safe = None                  # that body's flag: the row guard held (i1)
@@ -279,6 +282,10 @@ class FunctionLowering:
         ok = b.and_(b.icmp_unsigned("<=", offset, b.sub(length, size)), fits)
         if self.guard is not None and pointer_id is not None and self.guard.cover(pointer_id, size.constant):
             ok = b.or_(ok, self.safe)   # the row guard proved it: no test in the guarded loop
+        passes = self.ml.check_passes   # checks beyond bounds (jit/check_passes.py): a finding
+        claimed = passes.access(self, ptr, addr, base, end, size, kind) if passes is not None else None
+        if claimed is not None:         # skips the access and is not a bounds fault
+            ok = b.and_(ok, b.not_(claimed))
         ok_block = self.fn.append_basic_block("in_bounds")
         bad_block = self.fn.append_basic_block("fault")
         join = self.fn.append_basic_block("access_done")
@@ -286,14 +293,17 @@ class FunctionLowering:
             # Fast checked mode: only raise the thread's fault flag (no call on the path, so the
             # work-item loop still vectorises, with masked accesses). The runtime re-runs the
             # faulting group in report mode to say exactly where.
-            flag = b.or_(b.load(self.flag, typ=I8), b.zext(b.not_(ok), I8))
+            raised = b.load(self.flag, typ=I8)
+            bad = b.not_(ok) if claimed is None else b.and_(b.not_(ok), b.not_(claimed))
+            flag = b.or_(raised, b.zext(bad, I8))
             b.store(flag, self.flag)
         branch = b.cbranch(ok, ok_block, bad_block)
         branch.set_weights([1 << 20, 1])
         b.position_at_end(bad_block)
         if self.ml.report_faults:
-            b.call(self.ml.runtime("fault"), [self.ctx, self.ts, self.lx, self.ly, self.lz,
-                                              ir.Constant(I64, self.site(kind)), addr, base, end, size])
+            with b.if_then(b.not_(claimed)) if claimed is not None else contextlib.nullcontext():
+                b.call(self.ml.runtime("fault"), [self.ctx, self.ts, self.lx, self.ly, self.lz,
+                                                  ir.Constant(I64, self.site(kind)), addr, base, end, size])
         b.branch(join)
         self._access = (bad_block, join)
         b.position_at_end(ok_block)

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from .abi import SAMPLER_ADDRESS_SHIFT, SAMPLER_LINEAR, SAMPLER_NORMALIZED
+from .abi import (SAMPLER_ADDRESS_SHIFT, SAMPLER_BORDER, SAMPLER_BORDER_OPAQUE, SAMPLER_BORDER_WHITE,
+                  SAMPLER_LINEAR, SAMPLER_NORMALIZED)
 from .image_formats import F32, I32, I64, PTR, V4F, V4I, TexelFunctions, descriptor_word
 from .image_launch import FixedFormat
 from .intrinsics import intrinsic
@@ -78,7 +79,7 @@ class _Sampler:
             fn.attributes.add("alwaysinline")
         self.fn = fn
         desc, bits, *coords = fn.args
-        self.desc = desc
+        self.desc, self.bits = desc, bits
         b = self.b = ir.IRBuilder(fn.append_basic_block("entry"))
         mode = b.and_(b.lshr(bits, ir.Constant(I32, SAMPLER_ADDRESS_SHIFT)), ir.Constant(I32, 7))
         self.mode = mode
@@ -183,7 +184,21 @@ class _Sampler:
         elem = I32 if self.integer else F32
         a = b.trunc(alpha, I32) if self.integer else b.uitofp(alpha, F32)
         border = ir.Constant(self.result, [ir.Constant(elem, 0)] * 4)
-        return b.insert_element(border, a, ir.Constant(I32, 3))
+        opencl = b.insert_element(border, a, ir.Constant(I32, 3))
+        # A Vulkan sampler's own border colour (jit.abi.SAMPLER_BORDER*).
+        one = ir.Constant(elem, 1 if self.integer else 1.0)
+        zero = ir.Constant(elem, 0 if self.integer else 0.0)
+        bits = self.bits
+
+        def flag(mask):
+            return b.icmp_unsigned("!=", b.and_(bits, ir.Constant(I32, mask)), ir.Constant(I32, 0))
+
+        white = b.select(flag(SAMPLER_BORDER_WHITE), one, zero)
+        vulkan = border
+        for k in range(3):
+            vulkan = b.insert_element(vulkan, white, ir.Constant(I32, k))
+        vulkan = b.insert_element(vulkan, b.select(flag(SAMPLER_BORDER_OPAQUE), one, zero), ir.Constant(I32, 3))
+        return b.select(flag(SAMPLER_BORDER), vulkan, opencl)
 
     def _memory_coords(self, per_axis: list, layer) -> tuple:
         """(x, y, z) from the spatial indices and the layer (layers are the z of an array)."""

@@ -81,6 +81,10 @@ def arg_layout(ml, spv_fn) -> tuple[list[ArgSlot], int]:
 
             sizes = {size for size, _ in packet_sizes(ml.module, spv_fn)[i]}
             kind, size, align, slot_bytes = "pipe", sizes.pop() if len(sizes) == 1 else 0, 8, 8
+        elif t.kind == "opaque" and t.name == "OpTypeQueue":
+            # queue_t: the address of the launch's device queue descriptor, as get_default_queue
+            # gives (runtime/queue_arg.py).
+            kind, size, align, slot_bytes = "queue", 8, 8, 8
         else:
             raise NotSupportedError(f"kernel parameter {name} of type {t.kind} {t.name}".rstrip())
         at = (at + align - 1) // align * align
@@ -149,6 +153,19 @@ def kernel_body(module, entry_fn_id: int) -> int:
 
 def _callees(fn) -> set[int]:
     return {inst.words[3] for block in fn.blocks for inst in block.instructions if inst.opcode == 57}
+
+
+def mark_inlined_launch_state(fn: ir.Function) -> None:
+    """mark_launch_state for a function inlined into a work-item loop (a body, a region), but
+    without ``noalias``: the inliner turns a noalias parameter into an
+    ``llvm.experimental.noalias.scope.decl`` call at the call site, inside the loop, and that call
+    counts as a memory access outside the loop's access group, so LLVM no longer takes the loop
+    for a parallel one (``Loop::isAnnotatedParallel``): the vectoriser then adds run-time alias
+    checks between the buffers, or gives up. The group function's noalias parameters (around the
+    loops) tell LLVM the same for the whole group."""
+    mark_launch_state(fn)
+    for arg in fn.args[:2]:
+        arg.attributes.discard("noalias")
 
 
 def _is_byval(module, param_id: int) -> bool:
@@ -246,14 +263,13 @@ class KernelBuilder:
         """The kernel body as body(ctx, ts, lx, ly, lz, flag, safe, params...), inlined into the
         work-item loop, and its row guard function (None without one; see access_guard)."""
         from .access_guard import new_guard, wants_guards
-        from .lowering import mark_launch_state
 
         ml = self.ml
         fn = ir.Function(ml.llvm, ir.FunctionType(ml.return_type(self.fn_type.ret), ml.signature(self.fn_type, [I1])),
                          name="spirvkit_body")
         fn.linkage = "internal"
         fn.attributes.add("alwaysinline")
-        mark_launch_state(fn)
+        mark_inlined_launch_state(fn)
         args = list(fn.args)
         fl = FunctionLowering(ml, self.spv_fn, fn, args[:6], ml.split_params(self.fn_type.params, args[7:]))
         fl.safe = args[6]
@@ -322,19 +338,23 @@ class KernelBuilder:
         inner = fn.append_basic_block("inner")
         last = b.add(first, chunk)
         last = b.select(b.icmp_unsigned("<", last, total), last, total)
+        # The chunk's first group id by division; the next ones by counting (a division per
+        # group cost as much as a small group's work-item loop).
+        rest = b.udiv(first, groups[0])
+        start = (b.urem(first, groups[0]), b.urem(rest, groups[1]), b.udiv(rest, groups[1]))
         entry_block = b.block
         b.cbranch(b.or_(aborted, b.icmp_unsigned(">=", first, total)), out, inner)
         b.position_at_end(inner)
         g = b.phi(I64)
         g.add_incoming(first, entry_block)
+        ids = [b.phi(I64) for _ in range(3)]
+        for phi, value in zip(ids, start):
+            phi.add_incoming(value, entry_block)
         aborted = b.icmp_unsigned("!=", b.load_atomic(_word(b, ctx, CONTEXT["abort"]), "monotonic", 8, typ=I64),
                                   ir.Constant(I64, 0))
         b.cbranch(aborted, out, work)
         b.position_at_end(work)
-        gx = b.urem(g, groups[0])
-        rest = b.udiv(g, groups[0])
-        gy = b.urem(rest, groups[1])
-        gz = b.udiv(rest, groups[1])
+        gx, gy, gz = ids
         for d, gid in enumerate((gx, gy, gz)):
             b.store(gid, _word(b, ts, THREAD["group_id"] + d))
             # The last group in a dimension may be smaller (non-uniform work-groups).
@@ -361,6 +381,14 @@ class KernelBuilder:
                     b.store(ir.Constant(I64, -1), _word(b, ctx, CONTEXT["fault_site"]))
         following = b.add(g, ir.Constant(I64, 1))
         g.add_incoming(following, b.block)
+        one, zero = ir.Constant(I64, 1), ir.Constant(I64, 0)
+        x_next = b.add(gx, one)
+        x_wraps = b.icmp_unsigned("==", x_next, groups[0])
+        y_next = b.select(x_wraps, b.add(gy, one), gy)
+        y_wraps = b.icmp_unsigned("==", y_next, groups[1])
+        for phi, value in zip(ids, (b.select(x_wraps, zero, x_next), b.select(y_wraps, zero, y_next),
+                                    b.select(y_wraps, b.add(gz, one), gz))):
+            phi.add_incoming(value, b.block)
         b.cbranch(b.icmp_unsigned("<", following, last), inner, loop)
         b.position_at_end(out)
         b.ret_void()

@@ -6,7 +6,9 @@ loops only: the kernel loop runs one work-item at a time (a grid-stride reductio
 with a stride of the global size, one element per iteration). Cutting the region at the kernel
 loop's header turns it inside out: each region pass runs one iteration of the kernel loop for
 every work-item, and the work-item loop becomes the innermost, vectorisable loop (the idea of
-PoCL's implicit loop barriers).
+PoCL's implicit loop barriers). A second cut at the block the loop exits to keeps the code after
+the loop out of the loop's region (it may hold what LLVM's vectoriser refuses, such as a float4
+stored whole, which would keep the loop's work-item loop scalar).
 
 A cut is not a barrier: it synchronises nothing, so it is always legal to run the work-items
 waiting at cuts. The group scheduler numbers the cut regions before the real barriers' and runs
@@ -43,16 +45,17 @@ def is_cut(inst) -> bool:
 
 def with_loop_cuts(fn: Function, uniform: set[int], module=None) -> tuple[Function, set[int]]:
     """A copy of ``fn`` with a synthetic OpControlBarrier after the phis of each loop header
-    worth cutting (``fn`` itself when there is none), and the uniform induction variables of
-    the cut loops whose exit is uniform (see uniform_inductions). ``module``: where constants
-    are looked up (without it, short constant loops are cut too)."""
-    headers, inductions = _cuttable_headers(fn, uniform, module)
+    worth cutting and of the block each such loop exits to (``fn`` itself when there is none),
+    and the uniform induction variables of the cut loops whose exit is uniform (see
+    uniform_inductions). ``module``: where constants are looked up (without it, short constant
+    loops are cut too)."""
+    headers, inductions, exits = _cuttable_headers(fn, uniform, module)
     if not headers:
         return fn, set()
     blocks = []
     cuts = 0
     for block in fn.blocks:
-        if block.id not in headers:
+        if block.id not in headers and block.id not in exits:
             blocks.append(block)
             continue
         insts = block.instructions
@@ -68,7 +71,11 @@ def with_loop_cuts(fn: Function, uniform: set[int], module=None) -> tuple[Functi
     return dataclasses.replace(fn, blocks=blocks), inductions
 
 
-def _cuttable_headers(fn: Function, uniform: set[int], module=None) -> tuple[set[int], set[int]]:
+def _cuttable_headers(fn: Function, uniform: set[int], module=None) -> tuple[set[int], set[int], set[int]]:
+    """The headers of the loops to cut, their uniform inductions, and the exit blocks to cut
+    (after their phis): the block a cut loop leaves to. A cut there keeps the code after the
+    loop out of the loop's region, whose work-item loop LLVM then vectorises without it (that
+    code may hold what the vectoriser refuses: a float4 stored whole)."""
     from .function import reverse_postorder
 
     by_id = {b.id: b for b in fn.blocks}
@@ -91,20 +98,23 @@ def _cuttable_headers(fn: Function, uniform: set[int], module=None) -> tuple[set
                         body.add(x)
                         stack.extend(preds[x])
     defs = {i.result_id: i for b in fn.blocks for i in b.instructions if i.result_id is not None}
-    cut, inductions = set(), set()
+    cut, inductions, exit_cuts = set(), set(), set()
     for header, body in loops.items():
         if any(h != header and h in body for h in loops):
             continue                                            # not innermost
         if any(is_sync(i) for x in body for i in by_id[x].instructions):
             continue
-        exits = [by_id[x].terminator for x in body
-                 if any(s not in body for s in successors(by_id[x]))]
+        exiting = [x for x in body if any(s not in body for s in successors(by_id[x]))]
+        exits = [by_id[x].terminator for x in exiting]
         if len(exits) == 1 and exits[0].opcode == OP_BRANCH_CONDITIONAL and \
                 _uniform_progress(defs.get(exits[0].words[1]), by_id[header], body, defs, uniform) and \
                 not _short_constant_loop(defs.get(exits[0].words[1]), by_id[header], body, defs, module):
             cut.add(header)
             inductions |= uniform_inductions(defs.get(exits[0].words[1]), by_id[header], body, defs, uniform)
-    return cut, inductions
+            leaves = [t for t in successors(by_id[exiting[0]]) if t not in body]
+            if len(leaves) == 1 and leaves[0] in by_id:
+                exit_cuts.add(leaves[0])
+    return cut, inductions, exit_cuts - cut
 
 
 def uniform_inductions(cond, header: Block, body: set[int], defs: dict, uniform: set[int]) -> set[int]:

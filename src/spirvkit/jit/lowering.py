@@ -124,6 +124,7 @@ class ModuleLowering:
         self.image_functions = None           # texel and sampling routines (ops_image.py), on first use
         self.image_launch = None              # formats and samplers fixed by a launch (image_launch.py)
         self.shader = None                    # a GLCompute shader's hooks (shader_memory.ShaderLowering)
+        self.check_passes = None              # checks beyond bounds (check_passes.CheckPasses)
 
     def fixed_word(self, name: str, index: int) -> ir.Constant | None:
         """A launch-state word this compilation fixes (the local size), else None."""
@@ -205,7 +206,7 @@ class ModuleLowering:
     def _line_table(self) -> dict[int, str]:
         """Word offset of each instruction -> 'file:line:col' of the OpLine in force."""
         table: dict[int, str] = {}
-        strings = {i.words[1]: i.value(1) for i in self.module.section("debug") if i.opcode == 11}
+        strings = {i.words[1]: i.value(1) for i in self.module.section("debug") if i.opcode == 7}   # OpString
         current = None
         for fn in self.module.functions:
             for block in fn.blocks:

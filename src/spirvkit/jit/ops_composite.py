@@ -5,7 +5,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from ..errors import NotSupportedError
-from .function import I32, FunctionLowering, Ptr, handles
+from .function import I32, I64, FunctionLowering, Ptr, handles
 
 
 @handles("OpCompositeConstruct")
@@ -56,7 +56,26 @@ def lower_composite_extract(fl: FunctionLowering, inst) -> None:
         value = b.extract_element(value, ir.Constant(I32, lane))
     if fl.type(w[1]).kind == "pointer":
         value = fl.ptr_from_address(value)
+        if w[3] in fl.value_shadows:   # a member of a struct loaded from a private variable
+            value = _carried(fl, w[3], list(w[4:]), value)
     fl.set(w[2], value)
+
+
+def _carried(fl: FunctionLowering, composite_id: int, indices: list[int], found: Ptr) -> Ptr:
+    """The bounds the loaded struct carries for the pointer member at ``indices`` (see
+    private_shadows.py), else those the region table found."""
+    t, at = fl.type(fl.ml.module.type_of(composite_id).result_id), 0
+    for i in indices:
+        if t.kind == "struct":
+            at, t = at + fl.types.member_offset(t, i), t.members[i]
+        else:
+            at, t = at + i * fl.types.size(t.elem), t.elem
+    carried = fl.value_shadows[composite_id].get(at)
+    if carried is None:
+        return found
+    b = fl.builder
+    use = b.icmp_unsigned("!=", b.ptrtoint(carried[0], I64), ir.Constant(I64, 0))
+    return Ptr(found.addr, b.select(use, carried[0], found.base), b.select(use, carried[1], found.end))
 
 
 @handles("OpCompositeInsert")

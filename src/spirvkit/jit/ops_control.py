@@ -82,6 +82,10 @@ def lower_phi(fl: FunctionLowering, inst) -> None:
     else:
         phis = [b.phi(t.llvm)]
         fl.set(inst.words[2], phis[0])
+        incoming = set(inst.words[3::2])
+        if len(incoming) == 1 and fl.value_shadows.get(min(incoming)) is not None:
+            # an inlined call's struct result (inline_sync.py): its pointers' bounds go with it
+            fl.value_shadows[inst.words[2]] = fl.value_shadows[min(incoming)]
     fl.pending_phis.append((inst, phis))
 
 

@@ -10,9 +10,11 @@ slots are handed out by atomic counters in the queue descriptor (jit.abi.DEVICE_
 the runtime fills before the launch.
 
 Events (clk_event_t) are the addresses of slots in the descriptor's event table (jit.abi.EVENT);
-CLK_NULL_EVENT is all ones. Retain, release, create_user_event, set_user_event_status and
-capture_event_profiling_info change a slot with atomic operations; the runtime completes kernel
-and marker events, frees the slots nobody holds and writes the profiling values.
+CLK_NULL_EVENT is all ones (clang + llvm-spirv) or null (cc's OpConstantNull): neither is a slot.
+Retain, release, create_user_event, set_user_event_status and capture_event_profiling_info change
+a slot with atomic operations; the runtime completes kernel and marker events, frees the slots
+nobody holds and writes the profiling values (a capture of a command already complete writes them
+itself, from the slot).
 
 The routines here return OpenCL C's CLK_* codes (the values of clang's opencl-c-base.h): the
 specific code for each failure, as a program compiled with -g would see.
@@ -362,10 +364,19 @@ def event_op_fn(ml, name: str) -> ir.Function:
                         b.icmp_signed("<=", value, ir.Constant(I64, 0)))
             with b.if_then(ok):
                 b.cmpxchg(_at(b, slot, EVENT, "status"), ir.Constant(I64, CL_SUBMITTED), value, "seq_cst", "monotonic")
-        else:   # capture: the runtime writes the times there once the command completes
+        else:
+            # capture: the times of a command already complete are written at once (the
+            # work-item may read them next); else the runtime writes them when it completes.
             ok = b.icmp_unsigned("!=", kind, ir.Constant(I64, EVENT_USER))
             with b.if_then(ok):
-                b.store(value, _at(b, slot, EVENT, "profile"))
+                complete = _load(b, slot, EVENT, "complete_time")
+                with b.if_else(b.icmp_unsigned("!=", complete, ir.Constant(I64, 0))) as (known, later):
+                    with known:
+                        out = b.inttoptr(value, PTR)
+                        b.store(_load(b, slot, EVENT, "exec_time"), out, align=8)
+                        b.store(complete, b.gep(out, [ir.Constant(I64, 1)], source_etype=I64), align=8)
+                    with later:
+                        b.store(value, _at(b, slot, EVENT, "profile"))
     b.ret_void()
     return fn
 

@@ -1,6 +1,8 @@
 """Matrix instructions (shaders): a matrix is an LLVM array of its column vectors (types.py), so
 every product is column arithmetic on vectors, in the order SPIR-V defines (each result
-component a sum over k in increasing k, with separate multiplies and adds: no contraction)."""
+component a sum over k in increasing k, with separate multiplies and adds: no contraction).
+GLSL.std.450 Determinant and MatrixInverse (called from shader_glsl.py) are cofactor expansions,
+in double for half and float matrices."""
 
 from __future__ import annotations
 
@@ -111,3 +113,65 @@ def lower_outer_product(fl: FunctionLowering, inst) -> None:
     u, v = fl.value(w[3]), fl.value(w[4])
     columns = [b.fmul(u, splat(b, _lane(b, v, c), u.type)) for c in range(v.type.count)]
     fl.set(w[2], _matrix(b, fl.type(w[1]).llvm, columns))
+
+
+def _entries(b: ir.IRBuilder, m: ir.Value) -> list[list[ir.Value]]:
+    """a[r][c]: the scalar at row r, column c of a matrix value (an array of columns)."""
+    columns = _columns(b, m)
+    return [[_lane(b, column, r) for column in columns] for r in range(m.type.element.count)]
+
+
+def _det(b: ir.IRBuilder, a: list[list[ir.Value]], rows: list[int], cols: list[int]) -> ir.Value:
+    """The determinant of the sub-matrix of ``a`` on ``rows`` x ``cols``: cofactor expansion
+    along its first row (n <= 4, so at most 4 * 3 * 2 products per determinant)."""
+    if len(rows) == 1:
+        return a[rows[0]][cols[0]]
+    if len(rows) == 2:
+        (r0, r1), (c0, c1) = rows, cols
+        return b.fsub(b.fmul(a[r0][c0], a[r1][c1]), b.fmul(a[r0][c1], a[r1][c0]))
+    total = None
+    for k, c in enumerate(cols):
+        term = b.fmul(a[rows[0]][c], _det(b, a, rows[1:], cols[:k] + cols[k + 1:]))
+        total = term if total is None else (b.fsub(total, term) if k % 2 else b.fadd(total, term))
+    return total
+
+
+def _widened(b: ir.IRBuilder, m: ir.Value) -> list[list[ir.Value]]:
+    """The entries of a half or float matrix as doubles (a double matrix's as they are): the
+    cofactor sums cancel, and in double a float matrix's determinant and inverse come out
+    nearly correctly rounded, where the float formula loses tens of ulps on ill-conditioned
+    matrices (Vulkan inherits their bound from the formula: more accurate is allowed; the
+    CTS's float32 inverse tolerances need it)."""
+    a = _entries(b, m)
+    if isinstance(m.type.element.element, ir.DoubleType):
+        return a
+    return [[b.fpext(x, ir.DoubleType()) for x in row] for row in a]
+
+
+def _narrowed(b: ir.IRBuilder, x: ir.Value, t: ir.Type) -> ir.Value:
+    return x if x.type == t else b.fptrunc(x, t)
+
+
+def determinant(b: ir.IRBuilder, m: ir.Value) -> ir.Value:
+    """GLSL.std.450 Determinant of a square matrix."""
+    n = m.type.count
+    return _narrowed(b, _det(b, _widened(b, m), list(range(n)), list(range(n))), m.type.element.element)
+
+
+def inverse(b: ir.IRBuilder, m: ir.Value) -> ir.Value:
+    """GLSL.std.450 MatrixInverse: the adjugate over the determinant (undefined, as GLSL says,
+    for a singular matrix: here inf/NaN entries). Entry (r, c) of the inverse is the cofactor
+    of entry (c, r) divided by the determinant."""
+    n = m.type.count
+    a = _widened(b, m)
+    det = _det(b, a, list(range(n)), list(range(n)))
+    columns = []
+    for c in range(n):
+        column = ir.Constant(m.type.element, None)
+        for r in range(n):
+            minor = _det(b, a, [i for i in range(n) if i != c], [j for j in range(n) if j != r])
+            cofactor = b.fneg(minor) if (r + c) % 2 else minor
+            entry = _narrowed(b, b.fdiv(cofactor, det), m.type.element.element)
+            column = b.insert_element(column, entry, ir.Constant(I32, r))
+        columns.append(column)
+    return _matrix(b, m.type, columns)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from ..errors import NotSupportedError
-from . import builtins
+from . import builtins, private_shadows
 from .function import I32, I64, PTR, BuiltinPtr, FunctionLowering, Ptr, handles
 from .intrinsics import intrinsic, opaque_alloca, store_atomic
 
@@ -46,6 +46,8 @@ def lower_variable(fl: FunctionLowering, inst) -> None:
             has = isinstance(init, Ptr) and init.base is not None
             fl.builder.store(init.base if has else null, shadow[0])
             fl.builder.store(init.end if has else null, shadow[1])
+        if w[2] in fl.aggregate_shadows:   # (its table is in the record too: regions.py)
+            private_shadows.clear(fl, fl.aggregate_shadows[w[2]])
         return
     # The Alignment decoration counts too: accesses may say Aligned 16 on a packed struct (a
     # block literal that llvm-spirv decorates CPacked holds a vector or double member).
@@ -60,6 +62,11 @@ def lower_variable(fl: FunctionLowering, inst) -> None:
         return
     end = ab.gep(slot, [ir.Constant(I64, fl.types.size(pointee))], source_etype=ir.IntType(8))
     fl.set(w[2], Ptr(slot, slot, end))
+    if private_shadows.holds_pointers(pointee):
+        size = fl.types.size(pointee)
+        table = opaque_alloca(ab, private_shadows.table_type(size), 8)
+        private_shadows.declare(fl, w[2], fl.values[w[2]], table, size)   # (an initializer is constant:
+                                                                            # its pointers are in the table)
     if pointee.kind == "pointer":
         shadow = (ab.alloca(PTR), ab.alloca(PTR))
         null = ir.Constant(PTR, None)
@@ -93,6 +100,10 @@ def lower_load(fl: FunctionLowering, inst) -> None:
         return
     volatile, align = memory_access(w, 4)
     fl.set(w[2], load(fl, ptr, t, align, volatile, shadow=fl.pointer_shadows.get(w[3]), pointer_id=w[3]))
+    if fl.checked and fl.aggregate_shadows and t.kind in ("struct", "array"):
+        carried = private_shadows.load_value(fl, ptr, t)
+        if carried is not None:
+            fl.value_shadows[w[2]] = carried
 
 
 def _volatile_vector_int(llvm_t, size: int):
@@ -143,7 +154,8 @@ def load(fl: FunctionLowering, ptr: Ptr, t, align=None, volatile=False, shadow=N
         here = b.icmp_unsigned("==", b.ptrtoint(ptr.addr, I64), b.ptrtoint(fl.values[var_id].addr, I64))
         base = b.select(here, b.load(base_slot, typ=PTR), base)
         end = b.select(here, b.load(end_slot, typ=PTR), end)
-    return Ptr(value, base, end)
+    # ... or a pointer member of a private struct or array (private_shadows.py).
+    return private_shadows.load_pointer(fl, ptr, Ptr(value, base, end))
 
 
 @handles("OpStore")
@@ -174,6 +186,12 @@ def lower_store(fl: FunctionLowering, inst) -> None:
             here = b.icmp_unsigned("==", b.ptrtoint(ptr.addr, I64), b.ptrtoint(fl.values[var_id].addr, I64))
             for slot, part in zip(slots, (value.base, value.end)):
                 b.store(b.select(here, part if part is not None else null, b.load(slot, typ=PTR)), slot)
+    if fl.checked and fl.aggregate_shadows and shadow is None:
+        stored = fl.types[fl.ml.module.type_of(w[2]).result_id]
+        if stored.kind == "pointer":
+            private_shadows.store_pointer(fl, ptr, fl.pointer(w[2]))
+        else:
+            private_shadows.store_value(fl, ptr, stored, w[2])
 
 
 def store(fl: FunctionLowering, ptr: Ptr, value, t, align=None, volatile=False, pointer_id=None) -> None:
@@ -254,7 +272,8 @@ def lower_access_chain(fl: FunctionLowering, inst) -> None:
         fl.set(w[2], BuiltinPtr(base.builtin, fl.value(indices[0])))
         return
     pointee = _pointee(fl, w[3])
-    if fl.ml.shader is not None and fl.ml.shader.is_explicit(fl, w[3]):   # Offset / ArrayStride
+    if fl.ml.shader is not None and (fl.ml.shader.is_explicit(fl, w[3])    # Offset / ArrayStride,
+                                     or fl.ml.shader.descriptors.is_array(w[3])):   # arrays of descriptors
         fl.ml.shader.access_chain(fl, inst, base, pointee)
         return
     gep_indices = [_index(fl, indices.pop(0)) if has_element else ir.Constant(I64, 0)]
@@ -280,6 +299,9 @@ def lower_access_chain(fl: FunctionLowering, inst) -> None:
 def lower_copy_memory(fl: FunctionLowering, inst) -> None:
     w = inst.words
     target, source = fl.pointer(w[1]), fl.pointer(w[2])
+    if isinstance(target, BuiltinPtr) or isinstance(source, BuiltinPtr):
+        # (BuiltIn inputs are values computed per work-item, not memory: they are read with OpLoad)
+        raise NotSupportedError(f"{inst.opname} to or from a BuiltIn variable")
     if fl.ml.shader is not None:
         fl.ml.shader.check_copy(fl, w[1], w[2])
     b = fl.builder
@@ -300,6 +322,7 @@ def lower_copy_memory(fl: FunctionLowering, inst) -> None:
         fl.join_access()
         fl._access = outer
         fl.join_access()
+        private_shadows.copy(fl, target, source, size)
 
 
 @handles("OpPtrEqual", "OpPtrNotEqual")

@@ -21,7 +21,7 @@ from llvmlite import ir
 
 from ..spirv.module import Function
 from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr, successors
-from . import collectives
+from . import collectives, private_shadows
 from .collectives import is_collective, is_sync
 from .collectives import operands as collective_operands
 from .intrinsics import intrinsic
@@ -108,6 +108,7 @@ class RecordLayout:
     values: dict[int, list[Slot]] = field(default_factory=dict)   # spilled id -> its parts
     variables: dict[int, Slot] = field(default_factory=dict)      # private variable id -> storage
     shadows: dict[int, tuple[Slot, Slot]] = field(default_factory=dict)  # pointer-holding variables
+    tables: dict[int, Slot] = field(default_factory=dict)   # structs/arrays holding pointers (private_shadows)
     invariant: set[int] = field(default_factory=set)   # never spilled: recomputed at region entry
     next_slots: dict[int, Slot] = field(default_factory=dict)   # uniform inductions' next values
     collective_inputs: dict[int, list[list[Slot]]] = field(default_factory=dict)   # offset -> operands' slots
@@ -135,8 +136,13 @@ def record_layout(ml, fn: Function, uniform_inductions: set[int] = frozenset()) 
             layout.variables[inst.words[2]] = layout.add(pointee.llvm, ml.types.size(pointee))
             if pointee.kind == "pointer" and ml.checked:
                 layout.shadows[inst.words[2]] = (layout.add(PTR, 8), layout.add(PTR, 8))
+            if ml.checked and private_shadows.holds_pointers(pointee):
+                table = private_shadows.table_type(ml.types.size(pointee))
+                layout.tables[inst.words[2]] = layout.add(table, 8 * table.count)
     uniform = uniform_values(ml.builtins, fn, uniform_inductions)
     layout.invariant = invariant_values(ml, fn)
+    # (The group computes a collective's result into one slot: kept whole.)
+    collective_results = {i.result_id for block in fn.blocks for i in block.instructions if is_collective(i)}
     for block in fn.blocks:
         for inst in block.instructions:
             if is_collective(inst):
@@ -157,6 +163,12 @@ def record_layout(ml, fn: Function, uniform_inductions: set[int] = frozenset()) 
         same = value_id in uniform
         if t.kind == "pointer":
             layout.values[value_id] = [layout.add(PTR, 8, same) for _ in range(3 if ml.checked else 1)]
+        elif _split_vector(t.llvm) and value_id not in collective_results:
+            # A vector, one array per component: LLVM's loop vectoriser takes no vector-typed
+            # instruction (a float4 loaded whole from the records would keep the work-item
+            # loop scalar); component loads and stores it widens across the work-items.
+            element = t.llvm.element
+            layout.values[value_id] = [layout.add(element, abi_size(element, td), same) for _ in range(t.llvm.count)]
         else:
             stored = I8 if t.llvm == I1 else t.llvm
             layout.values[value_id] = [layout.add(stored, abi_size(stored, td), same)]
@@ -168,6 +180,14 @@ def record_layout(ml, fn: Function, uniform_inductions: set[int] = frozenset()) 
                 # work-item's next value into the shared slot.
                 layout.next_slots[value_id] = layout.add(stored, abi_size(stored, td))
     return layout
+
+
+def _split_vector(t: ir.Type) -> bool:
+    """Whether a value of LLVM type ``t`` is kept in the records one component per array: a
+    vector of numbers (not of booleans)."""
+    return isinstance(t, ir.VectorType) and isinstance(t.element, (ir.IntType, ir.FloatType, ir.DoubleType,
+                                                                  ir.HalfType)) and \
+        not (isinstance(t.element, ir.IntType) and t.element.width == 1)
 
 
 def invariant_values(ml, fn: Function) -> set[int]:
@@ -366,6 +386,11 @@ class RegionState:
             fl.tag(part)
         if t.kind == "pointer":
             return Ptr(*parts) if len(parts) == 3 else Ptr(parts[0])
+        if len(parts) > 1:   # a vector kept one array per component (see record_layout)
+            value = ir.Constant(t.llvm, ir.Undefined)
+            for k, part in enumerate(parts):
+                value = b.insert_element(value, part, ir.Constant(I32, k))
+            return value
         return b.trunc(parts[0], I1) if t.llvm == I1 else parts[0]
 
     def store(self, fl: FunctionLowering, value_id: int, value) -> None:
@@ -376,6 +401,8 @@ class RegionState:
         if isinstance(value, Ptr):
             null = ir.Constant(PTR, None)
             parts = [value.addr, value.base or null, value.end or null][:len(slots)]
+        elif len(slots) > 1:  # a vector kept one array per component (see record_layout)
+            parts = [b.extract_element(value, ir.Constant(I32, k)) for k in range(len(slots))]
         else:
             parts = [b.zext(value, I8) if value.type == I1 else value]
         for part, s in zip(parts, slots):
@@ -442,7 +469,7 @@ def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], in
     params...) -> the state the work-item stops in, and its row guard function (None without
     one; see access_guard)."""
     from .access_guard import new_guard, wants_guards
-    from .lowering import mark_launch_state
+    from .kernel import mark_inlined_launch_state
 
     ml = kb.ml
     fn = ir.Function(ml.llvm, ir.FunctionType(I32, ml.signature(kb.fn_type, [PTR, I64, I64, I1])),
@@ -450,7 +477,7 @@ def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], in
     fn.linkage = "internal"
     # Inlined into the fast path only (see build_region_group), so each region is compiled
     # and vectorised once.
-    mark_launch_state(fn)
+    mark_inlined_launch_state(fn)
     args = list(fn.args)
     fl = FunctionLowering(ml, kb.spv_fn, fn, args[:6], ml.split_params(kb.fn_type.params, args[10:]))
     fl.safe = args[9]
@@ -468,6 +495,9 @@ def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], in
         fl.values[var_id] = Ptr(addr, addr, end) if ml.checked else Ptr(addr)
     for var_id, (base_slot, end_slot) in layout.shadows.items():
         fl.pointer_shadows[var_id] = (fl.region.address(ab, base_slot), fl.region.address(ab, end_slot))
+    for var_id, slot in layout.tables.items():   # (emptied where the variable is declared: ops_memory)
+        fl.aggregate_shadows[var_id] = private_shadows.AggregateShadow(
+            fl.values[var_id], fl.region.address(ab, slot), slot.size // 16, layout.variables[var_id].size)
     lower_region(fl, entry, *start)
     return fn, (fl.guard.fn if fl.guard is not None and fl.guard.finish() else None)
 
@@ -617,6 +647,9 @@ def build_region_group(kb) -> ir.Function:
         # The next region: the lowest state any work-item waits in (all equal in a kernel that
         # meets the barrier rules); DONE once they have all returned.
         low = b.load(lowest, typ=I32)
+        if ml.check_passes is not None:   # the barriers check (check_barriers.py)
+            ml.check_passes.rendezvous(kb, b, fn, ctx, ts, states, count, (sx, sy, sz), low,
+                                       b.load(highest, typ=I32), barriers)
         b.store(low, current)
         b.store(b.icmp_unsigned("==", low, b.load(highest, typ=I32)), together)
         aborted = b.icmp_unsigned("!=", b.load_atomic(_word(b, ctx, CONTEXT["abort"]), "monotonic", 8, typ=I64),

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from ..errors import NotSupportedError
 from ..spirv.module import Module
-from . import ops_matrix, shader_glsl, shader_memory, target  # noqa: F401 (register handlers)
+from . import ops_matrix, shader_glsl, shader_image, shader_memory, target  # noqa: F401 (register handlers)
 from .compiler import CompiledKernel
 from .constants import ConstantEvaluator
 from .inline_sync import inline_sync_calls
 from .kernel import KernelBuilder
 from .lowering import ModuleLowering
+from .shader_descriptors import DescriptorArrays
 from .shader_interface import ShaderInterface, check_shader_module, compute_entry
 from .shader_memory import ShaderLowering
 from .shader_ssa import forward_single_stores
@@ -79,8 +80,9 @@ def _reachable(functions: dict, entry_fn: int) -> set[int]:
 
 
 def lower_shader(module: Module, entry: str, checked: bool, spec_values: dict | None = None,
-                 report_faults: bool = False, guards: bool = True):
-    """The LLVM module text, the ModuleLowering, the KernelBuilder and the interface."""
+                 report_faults: bool = False, guards: bool = True, image_formats: tuple = ()):
+    """The LLVM module text, the ModuleLowering, the KernelBuilder and the interface.
+    ``image_formats``: (image type id, format words) pairs a dispatch fixes (shader_image.py)."""
     interface = shader_interface_of(module, entry, spec_values)
     entry_fn = interface.entry.function
     # Every call is inlined (shaders cannot recurse): Private variables used by helper functions
@@ -93,6 +95,8 @@ def lower_shader(module: Module, entry: str, checked: bool, spec_values: dict | 
     # The lowering's interface sees this module's types (the rewrites above kept every id).
     interface = ShaderInterface(module, entry, ml.types, ml.constants)
     ml.shader = ShaderLowering(interface)
+    ml.shader.descriptors = DescriptorArrays(interface)
+    ml.image_launch = shader_image.ShaderImageFormats(image_formats)
     kb = KernelBuilder(ml, entry_fn)
     if kb.slots:
         raise NotSupportedError("a GLCompute entry point with parameters")
@@ -101,10 +105,12 @@ def lower_shader(module: Module, entry: str, checked: bool, spec_values: dict | 
 
 
 def compile_shader(module: Module, entry: str, mode: str = "checked", spec_values: dict | None = None,
-                   pipeline: str = "optimized") -> tuple[CompiledKernel, ShaderInterface]:
-    """``mode`` as for compile_kernel: 'checked', 'unchecked' or 'report'."""
+                   pipeline: str = "optimized", image_formats: tuple = ()) -> tuple[CompiledKernel, ShaderInterface]:
+    """``mode`` as for compile_kernel: 'checked', 'unchecked' or 'report'; ``image_formats`` as
+    for lower_shader."""
     ir_text, ml, kb, interface = lower_shader(module, entry, mode != "unchecked", spec_values,
-                                              report_faults=mode == "report", guards=pipeline == "optimized")
+                                              report_faults=mode == "report", guards=pipeline == "optimized",
+                                              image_formats=image_formats)
     obj = target.compile_ir(ir_text, pipeline)
     compiled = CompiledKernel(entry, obj, mode, [], interface.args_bytes, kb.has_barriers, ml.sites,
                               ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init, kb.frame_bytes,

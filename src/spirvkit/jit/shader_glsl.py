@@ -1,7 +1,8 @@
 """GLSL.std.450 extended instructions, on the OpenCL.std implementations where the semantics
 agree (OpenCL's are at least as accurate as the Vulkan environment's precision table asks:
 correctly rounded or within a few ulp where Vulkan allows more), and in LLVM IR directly for the
-few that OpenCL.std lacks. The rest raise "not supported yet: GLSL.std.450 <Name>".
+few that OpenCL.std lacks (Determinant and MatrixInverse in ops_matrix.py). IMix (opcode 47,
+removed from the specification) and the fragment-only InterpolateAt* raise a clear error.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from llvmlite import ir
 from ..errors import NotSupportedError
 from .function import FunctionLowering, Ptr
 from .opencl_std import lower_opencl_std
-from .ops_matrix import dot, splat
+from .ops_matrix import determinant, dot, inverse, splat
 
 # GLSL.std.450 name -> the OpenCL.std instruction with the same operands and meaning.
 SAME_AS_OPENCL = {
@@ -39,6 +40,14 @@ NORM_PACKING = {"PackSnorm4x8": (4, 8, True), "PackUnorm4x8": (4, 8, False), "Pa
 NORM_UNPACKING = {"Unpack" + name[4:]: spec for name, spec in NORM_PACKING.items()}
 # Operands: (x, pointer); the OpenCL.std instruction that returns the first result and stores the second.
 THROUGH_POINTER = {"Modf": "modf", "Frexp": "frexp"}
+# Instructions with no meaning in a compute shader: the reason in the error.
+REFUSED = {
+    "IMix": "opcode 47 is reserved: IMix was removed from the GLSL.std.450 specification (use FMix, or OpSelect)",
+    "InterpolateAtCentroid": "fragment-shader only, not valid in a GLCompute shader",
+    "InterpolateAtSample": "fragment-shader only, not valid in a GLCompute shader",
+    "InterpolateAtOffset": "fragment-shader only, not valid in a GLCompute shader",
+}
+MATRIX = {"Determinant": determinant, "MatrixInverse": inverse}
 F32 = ir.FloatType()
 
 
@@ -48,6 +57,11 @@ def lower_glsl_std(fl: FunctionLowering, inst) -> None:
     name = desc.opname if desc is not None else str(w[4])
     if name in THROUGH_POINTER:
         _lower_through_pointer(fl, inst, THROUGH_POINTER[name])
+        return
+    if name in REFUSED:
+        raise NotSupportedError(f"GLSL.std.450 {name} ({REFUSED[name]})")
+    if name in MATRIX:
+        fl.set(w[2], MATRIX[name](fl.builder, fl.value(w[5])))
         return
     if name not in SAME_AS_OPENCL and name not in OWN and name not in NORM_PACKING and name not in NORM_UNPACKING:
         raise NotSupportedError(f"GLSL.std.450 {name}")

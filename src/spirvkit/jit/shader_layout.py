@@ -52,6 +52,8 @@ class ExplicitLayout:
         """Bytes the type occupies (a runtime array: none)."""
         if t.kind in ("int", "float"):
             return t.width // 8
+        if t.kind == "pointer":     # a PhysicalStorageBuffer address (the only storable pointer)
+            return 8
         if t.kind == "vector":
             return t.count * t.elem.width // 8
         if is_matrix(t):
@@ -69,7 +71,7 @@ class ExplicitLayout:
         key = (t.id, mat)
         found = self._natural.get(key)
         if found is None:
-            if t.kind in ("int", "float"):
+            if t.kind in ("int", "float", "pointer"):
                 found = True
             elif t.kind == "vector":
                 found = t.count != 3       # LLVM's <3 x T> takes 4 components' room

@@ -32,6 +32,9 @@ class ShaderLowering:
         self.layout = interface.layout
         self.matrix_of: dict[int, tuple] = {}   # pointer id -> the (MatrixStride, RowMajor) it points with
         self.strided_of: dict[int, int] = {}    # pointer id to a RowMajor matrix's column -> its row stride
+        # Variable pointers: result id -> the pointer ids it may be (OpSelect, OpPhi, OpCopyObject).
+        self.merges: dict[int, list[int]] = _pointer_merges(interface.module)
+        self.lowered: set[int] = set()          # pointer ids whose access chain is lowered
 
     def before_group(self, ml, b: ir.IRBuilder, ts) -> None:
         """Zeroes the Workgroup variables initialised with OpConstantNull
@@ -72,14 +75,22 @@ class ShaderLowering:
     def access_chain(self, fl: FunctionLowering, inst, base: Ptr, pointee: SpvType) -> None:
         """An access chain into explicitly laid out memory: byte offsets from the decorations."""
         w = inst.words
-        if inst.opname in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain"):
-            raise NotSupportedError(f"{inst.opname} into {self.storage_of(fl, w[3])} memory (variable pointers)")
         b = fl.builder
         constant, offset = 0, None
         current = pointee
-        mat = self.matrix_of.get(w[3])
-        row_step = self.strided_of.get(w[3])   # a column of a RowMajor matrix: components a row apart
-        for index_id in w[4:]:
+        mat, row_step = self.layout_of(w[3])   # row_step: a RowMajor matrix's column, a row apart
+        indices = list(w[4:])
+        element = None
+        if inst.opname in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain"):
+            # Variable pointers: the Element operand steps whole pointees, by the ArrayStride of
+            # the base's pointer type (which the Vulkan environment requires it to have).
+            if row_step is not None:
+                raise NotSupportedError(f"{inst.opname} from a pointer to a column of a RowMajor matrix")
+            element = (indices.pop(0), self._pointer_stride(fl, inst))
+        if self.descriptors.is_array(w[3]):   # an array of buffer descriptors (shader_descriptors.py)
+            base, current = self.descriptors.element(fl, w[2], base, indices.pop(0)), pointee.elem
+        steps = [element] if element is not None else []
+        for index_id in indices:
             if current.kind == "struct":
                 member = fl.ml.constants.value(index_id)
                 constant += self.layout.member_offset(current, member)
@@ -98,6 +109,9 @@ class ShaderLowering:
                 row_step = None
             else:
                 raise NotSupportedError(f"{inst.opname} indexing into a {current.kind}")
+            steps.append((index_id, step))
+            current = current.elem
+        for index_id, step in steps:
             index = fl.value(index_id)
             if isinstance(index, ir.Constant):   # indices are signed (as the GEP's sext makes them)
                 value, width = int(index.constant), index.type.width
@@ -106,11 +120,11 @@ class ShaderLowering:
                 index = b.sext(index, I64) if index.type.width < 64 else index
                 term = b.mul(index, ir.Constant(I64, step))
                 offset = term if offset is None else b.add(offset, term)
-            current = current.elem
         if row_step is not None:
             self.strided_of[w[2]] = row_step
         if mat is not None:
             self.matrix_of[w[2]] = mat
+        self.lowered.add(w[2])
         total = ir.Constant(I64, constant) if offset is None else b.add(offset, ir.Constant(I64, constant))
         fl.set(w[2], base.moved(b.gep(base.addr, [total], source_etype=I8)))
 
@@ -118,9 +132,9 @@ class ShaderLowering:
         from .ops_memory import load
 
         if pointer_id is not None:
-            mat = self.matrix_of.get(pointer_id)
-            if pointer_id in self.strided_of:      # a column of a RowMajor matrix
-                return self._strided_load(fl, ptr, t, self.strided_of[pointer_id])
+            mat, row_step = self.layout_of(pointer_id)
+            if row_step is not None:               # a column of a RowMajor matrix
+                return self._strided_load(fl, ptr, t, row_step)
         if self.layout.natural(t, mat):
             return load(fl, ptr, t, _leaf_alignment(t), pointer_id=pointer_id)
         b = fl.builder
@@ -142,9 +156,9 @@ class ShaderLowering:
 
         b = fl.builder
         if pointer_id is not None:
-            mat = self.matrix_of.get(pointer_id)
-            if pointer_id in self.strided_of:      # a column of a RowMajor matrix
-                for r, component_ptr in enumerate(self._strided(fl, ptr, t, self.strided_of[pointer_id])):
+            mat, row_step = self.layout_of(pointer_id)
+            if row_step is not None:               # a column of a RowMajor matrix
+                for r, component_ptr in enumerate(self._strided(fl, ptr, t, row_step)):
                     self.store(fl, component_ptr, b.extract_element(value, ir.Constant(I32, r)), t.elem, None)
                 return
         if self.layout.natural(t, mat):
@@ -158,6 +172,37 @@ class ShaderLowering:
                     self.store(fl, component_ptr, b.extract_element(part, ir.Constant(I32, r)), part_t.elem, None)
             else:
                 self.store(fl, part_ptr, part, part_t, None, part_mat)
+
+    def layout_of(self, pointer_id: int) -> tuple:
+        """(matrix layout, row step) a pointer points with: what its access chain found, or for
+        a variable pointer (OpSelect, OpPhi, OpCopyObject of pointers) what every one of its
+        sources points with. Sources not lowered yet (a loop's back edge) are left out: they
+        derive from the others. Sources that disagree cannot be told apart at run time."""
+        if pointer_id not in self.merges:
+            return self.matrix_of.get(pointer_id), self.strided_of.get(pointer_id)
+        seen, found, todo = set(), set(), [pointer_id]
+        while todo:
+            p = todo.pop()
+            if p in seen:
+                continue
+            seen.add(p)
+            if p in self.merges:
+                todo.extend(self.merges[p])
+            elif p in self.lowered:
+                found.add((self.matrix_of.get(p), self.strided_of.get(p)))
+        if len(found) > 1:
+            raise NotSupportedError("a variable pointer (OpSelect / OpPhi) choosing between pointers into "
+                                    "matrices of different layouts (MatrixStride, RowMajor)")
+        return found.pop() if found else (None, None)
+
+    def _pointer_stride(self, fl: FunctionLowering, inst) -> int:
+        ptr_type = fl.ml.module.type_of(inst.words[3])
+        for d in fl.ml.module.decorations(ptr_type.result_id):
+            if d.name == "ArrayStride":
+                return d.operands[0]
+        pointee = fl.types[ptr_type.result_id].elem
+        raise NotSupportedError(f"{inst.opname} through a pointer type with no ArrayStride decoration "
+                                f"(the step between its {pointee.kind}s in the buffer is unknown)")
 
     def _strided(self, fl: FunctionLowering, ptr: Ptr, t: SpvType, stride: int) -> list:
         if t.kind != "vector":
@@ -250,6 +295,24 @@ class ShaderLowering:
                                         "class with a different layout")
 
 
+def _pointer_merges(module) -> dict[int, list[int]]:
+    """result id -> the pointer ids an OpSelect / OpPhi / OpCopyObject of pointers may yield."""
+    pointer_types = {i.words[1] for i in module.section("types_values") if i.opcode == 32}
+    merges = {}
+    for fn in module.functions:
+        for block in fn.blocks:
+            for inst in block.instructions:
+                if len(inst.words) < 4 or inst.words[1] not in pointer_types:
+                    continue
+                if inst.opcode == 169:            # OpSelect: condition, then the two pointers
+                    merges[inst.words[2]] = list(inst.words[4:6])
+                elif inst.opcode == 245:          # OpPhi: (value, parent) pairs
+                    merges[inst.words[2]] = list(inst.words[3::2])
+                elif inst.opcode == 83:           # OpCopyObject
+                    merges[inst.words[2]] = [inst.words[3]]
+    return merges
+
+
 def _leaf_alignment(t: SpvType) -> int:
     """A buffer guarantees its members the alignment of their scalars only (std430)."""
     scalar = t.elem if t.kind in ("vector", "array") else t
@@ -279,6 +342,8 @@ def lower_array_length(fl: FunctionLowering, inst) -> None:
     w = inst.words
     shader = fl.ml.shader
     resource = shader.interface.by_var.get(w[3]) if shader is not None else None
+    if resource is None and shader is not None and shader.descriptors.array_length(fl, inst):
+        return   # a buffer of an array of descriptors (shader_descriptors.py)
     if resource is None or not resource.runtime_stride:
         raise NotSupportedError("OpArrayLength of anything but a buffer variable's trailing "
                                 "runtime array")

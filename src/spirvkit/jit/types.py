@@ -142,7 +142,15 @@ class TypeTable:
             storage = self._storage[w[2]].name
             pointee = self.types.get(w[3])  # may be a forward reference (OpTypeForwardPointer)
             t = SpvType(rid, "pointer", ir.PointerType(), elem=pointee, storage=storage, pointee_id=w[3])
+            forward = self.types.get(rid)
+            if forward is not None:      # completes the placeholder that earlier types hold
+                forward.elem, forward.pointee_id = pointee, w[3]
+                return
         elif op == OP_TYPE_FORWARD_POINTER:
+            # A struct may hold the pointer before its OpTypePointer: a placeholder now, completed
+            # in place by the OpTypePointer (its pointee resolved once every type is defined).
+            t = SpvType(w[1], "pointer", ir.PointerType(), storage=self._storage[w[2]].name)
+            self.types[w[1]] = t
             return
         elif op == OP_TYPE_FUNCTION:
             ret = self[w[2]]

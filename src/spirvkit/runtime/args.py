@@ -6,7 +6,7 @@ which is what checked code compares every access against.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -43,6 +43,10 @@ class BoundArgs:
     local_bytes: int                     # static work-group variables + __local arguments
     keep: list                           # objects that must outlive the launch
     constant_bytes: int = 0              # the arrays passed for __constant pointers
+    # (parameter index, region base) of the buffers the kernel may not write (read-only arrays,
+    # __constant arguments: the access check, jit/check_access.py), and of the other buffers.
+    read_only: list[tuple[int, int]] = field(default_factory=list)
+    buffers: list[tuple[int, int]] = field(default_factory=list)
 
 
 def scalar_dtype(t: SpvType):
@@ -53,7 +57,14 @@ def describe(slot: ArgSlot) -> str:
     return f"argument {slot.index} ({slot.name!r})"
 
 
-def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, static_local: int) -> BoundArgs:
+def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, static_local: int,
+         read_only_ok: bool = False, no_write: frozenset = frozenset()) -> BoundArgs:
+    """``read_only_ok``: the kernel was built with the access check (jit/check_access.py), which
+    stops any write to a read-only array: those are accepted for every buffer parameter (else
+    for ``__constant`` ones only). ``no_write``: the indices of the parameters the module
+    declares the kernel never writes through (``FuncParamAttr NoWrite``, as llvm-spirv gives a
+    ``const restrict`` pointer): they take read-only arrays in every mode, and the access check
+    treats their buffers as read-only."""
     if len(args) != len(slots):
         names = ", ".join(s.name for s in slots)
         raise KernelArgumentError(f"the kernel takes {len(slots)} argument(s) ({names}), {len(args)} given")
@@ -61,13 +72,20 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
     words = block.view(np.uint64)
     regions, local_args, keep = [], [], []
     constant_bytes = 0
+    read_only, buffers = [], []
     local_at = static_local
     for slot, value in zip(slots, args):
         t = types[slot.type_id]
         where = describe(slot)
-        if slot.kind == "buffer":
-            array = _buffer(value, slot, t, where)
+        if slot.kind == "buffer" and value is None and slot.storage in _NULL_OK:
+            words[slot.offset // 8: slot.offset // 8 + 3] = (0, 0, 0)   # a NULL buffer: no region
+        elif slot.kind == "buffer":
+            array = _buffer(value, slot, t, where, read_only_ok or slot.index in no_write)
             base = array.ctypes.data
+            if slot.storage == "UniformConstant" or not array.flags.writeable or slot.index in no_write:
+                read_only.append((slot.index, base))
+            else:
+                buffers.append((slot.index, base))
             end = base + array.nbytes
             words[slot.offset // 8: slot.offset // 8 + 3] = (base, base, end)
             regions.append((base, end, where))
@@ -91,6 +109,10 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
             keep += [image, image.descriptor]
         elif slot.kind == "sampler":
             words[slot.offset // 8] = bind_sampler(value, where)
+        elif slot.kind == "queue":
+            from .queue_arg import check_queue_argument
+
+            check_queue_argument(value, where)   # the address: DeviceQueue.bind_queue_arguments
         elif slot.kind == "pipe":
             pipe = bind_pipe(value, slot, t.image["access"], where)
             words[slot.offset // 8] = pipe.descriptor.ctypes.data
@@ -98,20 +120,27 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
         else:
             data = _value_bytes(value, t, where, types)
             block[slot.offset: slot.offset + len(data)] = np.frombuffer(data, np.uint8)
-    return BoundArgs(block, regions, local_args, (local_at + 63) // 64 * 64, keep, constant_bytes)
+    return BoundArgs(block, regions, local_args, (local_at + 63) // 64 * 64, keep, constant_bytes, read_only,
+                     buffers)
 
 
-def _buffer(value, slot: ArgSlot, t: SpvType, where: str) -> np.ndarray:
+# Pointer parameters that take None: a NULL buffer, as clSetKernelArg allows for them.
+_NULL_OK = ("CrossWorkgroup", "UniformConstant", "Generic")
+
+
+def _buffer(value, slot: ArgSlot, t: SpvType, where: str, read_only_ok: bool = False) -> np.ndarray:
     if isinstance(value, LocalMemory):
         raise KernelArgumentError(f"{where} is a {_space(slot.storage)} pointer; LocalMemory is only for __local ones")
     if not isinstance(value, np.ndarray):
+        none = " (or None for a NULL buffer)" if slot.storage in _NULL_OK else ""
         raise KernelArgumentError(f"{where} is a {_space(slot.storage)} pointer: pass a numpy array, "
-                                  f"not {type(value).__name__}")
+                                  f"not {type(value).__name__}{none}")
     if not (value.flags.c_contiguous or value.flags.f_contiguous):
         raise KernelArgumentError(f"{where}: the array must be contiguous (use np.ascontiguousarray)")
-    if slot.storage != "UniformConstant" and not value.flags.writeable:
+    if slot.storage != "UniformConstant" and not value.flags.writeable and not read_only_ok:
         raise KernelArgumentError(f"{where}: the array is read-only but the kernel may write through a "
-                                  f"{_space(slot.storage)} pointer")
+                                  f"{_space(slot.storage)} pointer, and unchecked=True launches do not stop "
+                                  f"such writes (a checked launch accepts it: see the access check)")
     align = _alignment(t)
     if value.nbytes and value.ctypes.data % align:
         raise KernelArgumentError(f"{where}: the array's data is not aligned to {align} bytes, which its "

@@ -16,7 +16,8 @@ enqueued before it (but the ones that enqueued it). A kernel is complete (its ev
 when its launch and all the kernels it enqueued are, to any depth (§6.13.17, "Determining when a
 parent kernel has finished execution"); its markers are not kernels and do not hold it up (they
 may wait for commands that wait for it). Of the commands ready, the one enqueued first runs
-first. A command whose wait list holds an event
+first while at most half of the queue is taken, the one enqueued last once more is (see
+:meth:`DeviceQueue.drain`). A command whose wait list holds an event
 with an error status is not run and its event takes that status; the host call then raises
 :class:`~spirvkit.errors.ExecutionError` naming it, as OpenCL would make the parent's status
 an error; so does a command whose events never complete (a user event nobody sets).
@@ -149,6 +150,13 @@ class DeviceQueue:
         d[L["local_mem_size"]] = limits.LOCAL_MEM_SIZE
         ctx[CONTEXT["device_queue"]] = self.descriptor.ctypes.data
 
+    def bind_queue_arguments(self, block: np.ndarray, slots) -> None:
+        """The host launch's ``queue_t`` parameters (runtime/queue_arg.py) hold this queue."""
+        words = block.view(np.uint64)
+        for slot in slots:
+            if slot.kind == "queue":
+                words[slot.offset // 8] = self.descriptor.ctypes.data
+
     def collect(self) -> None:
         """After a launch: its event slots and command records."""
         d, L = self.descriptor, DEVICE_QUEUE
@@ -212,7 +220,12 @@ class DeviceQueue:
         self.root.ran = True
         self._finish_if_done(self.root)
         while self.pending:
-            for cmd in self.pending:
+            # Breadth-first while the queue has room; past half of it, the newest ready command
+            # first (depth-first), so a wide recursion drains its deepest commands before its
+            # shallow ones add more: the pending records stay within the queue (a launch starts
+            # with at least half of it free) instead of growing with the recursion's width.
+            deep_first = self.pending_bytes > self.capacity // 2
+            for cmd in (reversed(self.pending) if deep_first else self.pending):
                 state = self._readiness(cmd)
                 if state is not None:
                     break
@@ -283,7 +296,10 @@ class DeviceQueue:
             if cmd.event is not None:
                 self.events[cmd.event, EVENT["status"]] = cmd.status
                 if cmd.status == CL_COMPLETE:
-                    self.times[cmd.event] = (cmd.end - cmd.start, complete - cmd.start)
+                    times = (max(1, cmd.end - cmd.start), max(1, complete - cmd.start))
+                    self.times[cmd.event] = times
+                    # a later capture of it writes these at once (jit/ops_enqueue.py)
+                    self.events[cmd.event, EVENT["exec_time"]:EVENT["complete_time"] + 1] = times
                     self._deliver_profile(cmd.event)
             parent = cmd.parent
             if parent is None or cmd.kind == RECORD_MARKER:

@@ -17,12 +17,13 @@ import time
 
 import numpy as np
 
-from ..errors import KernelFault, KernelInterrupted, KernelTimeout
+from ..errors import KernelCheckError, KernelFault, KernelInterrupted, KernelTimeout
 from ..jit.abi import ABORT_CANCEL, ABORT_FAULT, CONTEXT, THREAD
 from ..jit.compiler import CompiledKernel
 from ..jit.kernel import RUN_SYMBOL
 from ..jit.target import LoadedObject
 from .args import BoundArgs
+from .check_findings import CheckState, fault_finding, has_checks
 from .limits import PRIVATE_MEM_SIZE, check_launch
 from .ndrange import NDRange
 from .printf import PrintfBuffer
@@ -109,14 +110,19 @@ def _aligned(array: np.ndarray, align: int) -> int:
 
 def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_block: np.ndarray | None,
            timeout: float | None, name: str, locate=None, printf=None, sub_group_size: int | None = None,
-           device_queue=None) -> None:
+           device_queue=None, report: bool = False) -> list | None:
     """Runs the kernel over the NDRange. ``locate()`` gives the report-mode kernel, used to
     re-run the one work-group whose fault flag a checked launch found set. ``printf``: where the
     kernel's printf output goes (see runtime/printf.py); it is written when the launch ends.
     ``sub_group_size``: work-items per sub-group (None: one sub-group per work-group).
     ``device_queue``: the host launch's runtime.device_queue.DeviceQueue, for a kernel that may
     enqueue children: they are collected from it when the launch has finished (and run by its
-    ``drain``, not here)."""
+    ``drain``, not here).
+
+    A kernel built with checks beyond bounds (runtime/check_findings.py) runs to completion (a
+    bounds fault still stops it) and then raises one KernelCheckError with its findings.
+    ``report``: returns the findings instead (a list, empty when there were none; a bounds
+    fault is one of them), else None."""
     check_launch(name, bound.local_bytes, kernel.frame_bytes, ndrange.group_items)  # before anything is allocated
     ctx = np.zeros(CONTEXT["_words"], np.int64)
     ctx[CONTEXT["work_dim"]] = ndrange.work_dim
@@ -138,6 +144,9 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
     ctx[CONTEXT["region_count"]] = len(regions)
     if device_queue is not None:
         device_queue.attach(ctx, regions)
+    checks = CheckState(kernel.compiled, bound) if has_checks(kernel.compiled) else None
+    if checks is not None:
+        checks.attach(ctx)
     printf_buffer = None
     if kernel.compiled.printf:
         printf_buffer = PrintfBuffer(kernel.compiled.printf)
@@ -155,6 +164,11 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
         # report-mode kernel, which records the work-item, instruction and address.
         group = int(ctx[CONTEXT["fault_group"]])
         kernel = locate()
+        rerun_checks = CheckState(kernel.compiled, bound) if has_checks(kernel.compiled) else None
+        if rerun_checks is not None:
+            # Its own table (its sites differ; what it finds again, the first run found), with
+            # the read-only regions still protected. Kept alive while the re-run reads it.
+            rerun_checks.attach(ctx)
         printed = int(ctx[CONTEXT["printf_used"]]), int(ctx[CONTEXT["printf_dropped"]])
         ctx[CONTEXT["abort"]] = 0
         ctx[CONTEXT["next_group"]] = group
@@ -162,6 +176,7 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
         ctx[CONTEXT["group_chunk"]] = 1
         scratch = kernel.scratch(1, bound.local_bytes, ndrange.group_items)
         stopped = _run_workers(kernel, ctx, scratch, deadline) or stopped
+        del rerun_checks
         # The group's printf calls already ran once: drop the re-run's records.
         ctx[CONTEXT["printf_used"]], ctx[CONTEXT["printf_dropped"]] = printed
         if int(ctx[CONTEXT["abort"]]) != ABORT_FAULT:
@@ -175,14 +190,26 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
         printf_buffer.emit(int(ctx[CONTEXT["printf_used"]]), int(ctx[CONTEXT["printf_dropped"]]), printf, name)
 
     abort = int(ctx[CONTEXT["abort"]])
+    findings = None
+    if checks is not None:
+        findings = checks.collect(name, bound, regions, scratch, kernel.compiled)
     if abort == ABORT_FAULT:
-        raise _fault(ctx, kernel, bound, regions, scratch, name)
+        fault = _fault(ctx, kernel, bound, regions, scratch, name)
+        if not findings and not report:
+            raise fault
+        findings = [fault_finding(fault)] + (findings or [])
+        if not report:
+            raise KernelCheckError(name, findings) from fault
+        return findings
     if stopped == "timeout":
         raise KernelTimeout(f"kernel {name!r} ran longer than its timeout of {timeout} s and was stopped")
     if stopped == "interrupt":
         raise KernelInterrupted(f"kernel {name!r} was interrupted (Ctrl-C)")
     if device_queue is not None:
         device_queue.collect()
+    if findings and not report:
+        raise KernelCheckError(name, findings)
+    return (findings or []) if report else None
 
 
 def _run_workers(kernel: LoadedKernel, ctx: np.ndarray, scratch: list[dict], deadline) -> str | None:
@@ -229,6 +256,8 @@ def _fault(ctx: np.ndarray, kernel: LoadedKernel, bound: BoundArgs, regions, scr
         from .images import image_fault_detail
 
         detail = image_fault_detail(addr, size, buffer)
+    elif base == end == 0:
+        detail = f"through a NULL pointer (address {addr:#x}): a null dereference"
     elif base == end:
         detail = f"through a pointer that points into no buffer (address {addr:#x})"
     else:

@@ -124,6 +124,15 @@ def _opencl_std(ctx, inst, name) -> None:
     elif name in _CL_STORES:
         if ctx.type_opcode(rtype) != op.TypeVoid:
             fail("expected Result Type to be void")
+        elif name == "vstoren" and len(operands) > 2 and not _vector_data(ctx, ctx.type_of(operands[0]), operands[2],
+                                                                            fail, "the type of operand Data"):
+            return
+    elif name == "vloadn" and len(operands) > 2:
+        if not _vector_data(ctx, rtype, operands[1], fail, "component type of Result Type", result=True):
+            return
+        if ctx.dimension(rtype) != operands[2]:
+            fail("expected literal N to be equal to the number of components of Result Type")
+            return
     pointer = _CL_POINTER_OPERANDS.get(name)
     if pointer is not None and pointer[0] < len(operands):
         index, classes, what = pointer
@@ -140,6 +149,23 @@ def _opencl_std(ctx, inst, name) -> None:
                                        ctx.bit_width(ctx.type_of(offset)) == width):
             fail(f"expected operand Offset to be of type size_t ({width}-bit integer for the addressing model used "
                  f"in the module)")
+
+
+def _vector_data(ctx, t, pointer, fail, what, result=False) -> bool:
+    """vloadn's Result Type / vstoren's Data: an int or float vector, whose components are what
+    operand P points to (as SPIRV-Tools checks them)."""
+    if not (ctx.type_opcode(t) == op.TypeVector and (ctx.is_int_vector(t) or ctx.is_float_vector(t))):
+        fail("expected Result Type to be an int or float vector type" if result else
+             "expected Data to be an int or float vector")
+        return False
+    info = ctx.pointer_info(ctx.type_of(pointer))
+    if info is None:
+        fail("expected operand P to be a pointer")
+        return False
+    if info[1] is not None and info[1] != ctx.component_type(t):
+        fail(f"expected operand P data type to be equal to {what}" + ("" if result else " components"))
+        return False
+    return True
 
 
 def _is_shape(ctx, t, shape) -> bool:

@@ -23,6 +23,55 @@ _CLUSTERED = {d.opcode: len(d.operands) for d in op._g.instructions.values()
 
 
 _ROTATE = getattr(op, "GroupNonUniformRotateKHR", -1)
+_WORKGROUP, _CROSS_WORKGROUP = 4, 5
+_PHYSICAL32 = 1
+
+
+def _async_copy(ctx, inst) -> None:
+    """OpGroupAsyncCopy (SPIR-V 3.32.21): an event result; Destination and Source pointers to one
+    numeric scalar or vector type, one in Workgroup and the other in CrossWorkgroup storage;
+    Num Elements and Stride integers of the addressing model's width; Event an event."""
+    w = inst.words
+    if len(w) < 9:
+        return
+
+    def fail(message):
+        ctx.error("group.operand-type", SEC, f"OpGroupAsyncCopy: {message}", inst)
+
+    if ctx.type_opcode(w[1]) != op.TypeEvent:
+        ctx.error("group.result-type", SEC, "OpGroupAsyncCopy: Result Type must be an OpTypeEvent object", inst)
+        return
+    dst, src = ctx.pointer_info(ctx.type_of(w[4])), ctx.pointer_info(ctx.type_of(w[5]))
+    if dst is None or dst[1] is None or ctx.type_opcode(ctx.component_type(dst[1])) not in (op.TypeInt, op.TypeFloat):
+        return fail("Destination must be a pointer to a scalar or vector of floating-point type or integer type")
+    if src is None or src[1] != dst[1]:
+        return fail("the type of Source must be the same as Destination")
+    if {dst[0], src[0]} != {_WORKGROUP, _CROSS_WORKGROUP}:
+        return fail("one of Destination and Source must be in Workgroup and the other in CrossWorkgroup "
+                    "storage")
+    width = 32 if ctx.addressing_model == _PHYSICAL32 else 64
+    for index, name in ((6, "Num Elements"), (7, "Stride")):
+        t = ctx.type_of(w[index])
+        if not ctx.is_int_scalar(t) or ctx.bit_width(t) != width:
+            return fail(f"{name} must be a {width}-bit integer type scalar")
+    if ctx.type_opcode(ctx.type_of(w[8])) != op.TypeEvent:
+        fail("Event must have a type of OpTypeEvent")
+
+
+def _wait_events(ctx, inst) -> None:
+    """OpGroupWaitEvents: "Num Events must be a 32-bit integer type scalar. Events List must be a
+    pointer to OpTypeEvent." """
+    w = inst.words
+    if len(w) < 4:
+        return
+    t = ctx.type_of(w[2])
+    if not ctx.is_int_scalar(t) or ctx.bit_width(t) != 32:
+        ctx.error("group.operand-type", SEC, "OpGroupWaitEvents: Num Events must be a 32-bit integer type scalar",
+                  inst)
+        return
+    events = ctx.pointer_info(ctx.type_of(w[3]))
+    if events is None or events[1] is None or ctx.type_opcode(events[1]) != op.TypeEvent:
+        ctx.error("group.operand-type", SEC, "OpGroupWaitEvents: Events List must be a pointer to OpTypeEvent", inst)
 
 
 def _check_cluster_size(ctx, inst) -> None:
@@ -81,6 +130,10 @@ def check(ctx) -> None:
                           f"scalar or vector", inst)
             elif ctx.type_of(inst.words[5]) != rtype:
                 ctx.error("group.operand-type", SEC, f"{inst.opname}: X must be of Result Type", inst)
+        elif opc == op.GroupAsyncCopy:
+            _async_copy(ctx, inst)
+        elif opc == op.GroupWaitEvents:
+            _wait_events(ctx, inst)
         elif opc == op.GroupBroadcast:
             if ctx.type_of(inst.words[4]) != inst.words[1]:
                 ctx.error("group.operand-type", SEC, "OpGroupBroadcast: Value must be of Result Type", inst)

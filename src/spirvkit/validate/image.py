@@ -119,6 +119,17 @@ def _query(ctx, inst) -> None:
         _err(ctx, inst, f"Expected Image to be of type OpTypeImage: {name}")
 
 
+def _query_format_order(ctx, inst) -> None:
+    """OpImageQueryFormat / OpImageQueryOrder: "Result Type must be a scalar integer type. Image
+    must be an object whose type is OpTypeImage." """
+    w = inst.words
+    if not ctx.is_int_scalar(w[1]):
+        _err(ctx, inst, "Expected Result Type to be int scalar type", "image.result-type")
+        return
+    if _image_of(ctx, w[3], sampled=False) is None:
+        _err(ctx, inst, "Expected operand to be of type OpTypeImage")
+
+
 def _query_lod(ctx, inst) -> None:
     """OpImageQueryLod: a two-component float vector result; "Coordinate must be a scalar or vector
     of floating-point type or integer type ... Unless the Kernel capability is being used, it must
@@ -159,7 +170,8 @@ def _image(ctx, inst) -> None:
 
 
 _FETCHES = frozenset({op.ImageFetch, op.ImageSparseFetch})
-_CHECKS = {op.SampledImage: _sampled_image, op.Image: _image, op.ImageWrite: _write, op.ImageQueryLod: _query_lod}
+_CHECKS = {op.SampledImage: _sampled_image, op.Image: _image, op.ImageWrite: _write, op.ImageQueryLod: _query_lod,
+           op.ImageQueryFormat: _query_format_order, op.ImageQueryOrder: _query_format_order}
 for _o in _SAMPLING:
     _CHECKS[_o] = _sample
 for _n in ("ImageRead", "ImageFetch", "ImageSparseRead", "ImageSparseFetch"):

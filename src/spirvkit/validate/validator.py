@@ -121,7 +121,8 @@ def _check_header(ctx: ValidationContext) -> None:
 
 def _stages():
     from . import (atomics_barriers, arithmetic, bits_logical, capabilities, cfg, composite, constants,
-                   conversions, debug_info, decorations, extinst, function, group, ids, image, layout, limits,
+                   conversions, debug_info, decorations, enqueue_pipes, extinst, function, group, ids, image, layout,
+                   limits,
                    logical_pointers, memory,
                    misc_instructions, opencl, small_types, types, vulkan)
 
@@ -144,6 +145,7 @@ def _stages():
         ("composite", composite.check, False),
         ("atomics_barriers", atomics_barriers.check, False),
         ("group", group.check, False),
+        ("enqueue_pipes", enqueue_pipes.check, False),
         ("image", image.check, False),
         ("extinst", extinst.check, False),
         ("debug_info", debug_info.check, False),

@@ -14,7 +14,9 @@ from ..errors import NotSupportedError, SpirvkitError
 _SCALARS = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
             "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
             "float16": np.float16, "float": np.float32, "double": np.float64}
-_FORMAT_KINDS = {"SINT": "int", "UINT": "uint", "SFLOAT": "float"}
+# A format's channels as stored: normalized and sRGB channels are their integers (Amber's DATA
+# gives a R8G8B8A8_UNORM texel as 0..255 values).
+_FORMAT_KINDS = {"SINT": "int", "UINT": "uint", "SFLOAT": "float", "UNORM": "uint", "SNORM": "int", "SRGB": "uint"}
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,8 @@ class DataType:
     dtype: np.dtype
     components: int
     stride: int
+    format: str | None = None    # the Vulkan format name, for a FORMAT type (an image's texels)
+    columns: int = 1             # a matrix type: its columns, each one element of ``components`` rows
 
     @property
     def is_float(self) -> bool:
@@ -46,8 +50,12 @@ def data_type(name: str, layout: str = "std430") -> DataType:
     if re.fullmatch(r"(?:[RGBA]\d+)+_\w+", name):   # a format name as the data type
         return format_type(name)
     m = re.fullmatch(r"vec([234])<(\w+)>", name)
+    matrix = re.fullmatch(r"mat([234])x([234])<(\w+)>", name)
     if m:
         count, scalar = int(m.group(1)), m.group(2)
+    elif matrix:   # matCxR: C column vectors of R rows, laid out as an array of vecR
+        column = data_type(f"vec{matrix.group(2)}<{matrix.group(3)}>", layout)
+        return DataType(name, column.dtype, column.components, column.stride, columns=int(matrix.group(1)))
     elif name.startswith("mat"):
         raise NotSupportedError(f"matrix data type {name}")
     else:
@@ -77,7 +85,20 @@ def format_type(fmt: str) -> DataType:
     scalar = {"float": {16: "float16", 32: "float", 64: "double"}[widths[0]] if kind == "float" else None,
               "int": f"int{widths[0]}", "uint": f"uint{widths[0]}"}[kind]
     name = scalar if len(widths) == 1 else f"vec{len(widths)}<{scalar}>"
-    return data_type(name, "packed")
+    t = data_type(name, "packed")
+    return DataType(t.name, t.dtype, t.components, t.stride, fmt)
+
+
+def image_format(t: DataType) -> str:
+    """The Vulkan format of an image whose texels are ``t`` (uint32 -> R32_UINT, vec4<float> ->
+    R32G32B32A32_SFLOAT); a FORMAT type's own."""
+    if t.format is not None:
+        return t.format
+    bits = t.dtype.itemsize * 8
+    if t.stride != t.components * t.dtype.itemsize:
+        raise NotSupportedError(f"an image of the padded data type {t.name}")
+    kind = {"u": "UINT", "i": "SINT", "f": "SFLOAT"}[t.dtype.kind]
+    return "".join(f"{c}{bits}" for c in "RGBA"[:t.components]) + "_" + kind
 
 
 class Buffer:
@@ -85,7 +106,12 @@ class Buffer:
 
     def __init__(self, name: str, dtype: DataType, elements: int = 0):
         self.name, self.type = name, dtype
-        self.data = np.zeros(elements * dtype.stride, np.uint8)
+        try:
+            self.data = np.zeros(elements * dtype.stride, np.uint8)
+        except (MemoryError, ValueError):
+            raise SpirvkitError(f"buffer {name}: {elements} elements of {dtype.stride} bytes do not fit in "
+                                f"memory") from None
+        self.image = None     # an IMAGE's shape (amber_images.ImageShape)
 
     @property
     def elements(self) -> int:

@@ -8,15 +8,18 @@ the binding, the invocation and the instruction.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import KernelArgumentError, KernelFault, KernelInterrupted, KernelTimeout, SpirvkitError
+from ..errors import (KernelArgumentError, KernelFault, KernelInterrupted, KernelTimeout, NotSupportedError,
+                      SpirvkitError)
 from ..api import read_input
 from ..jit.shader_interface import MAX_INVOCATION_ID
 from ..spirv.module import Module
+from .device_address import addressed_buffers
 
 # SPIR-V version -> the Vulkan target environment that validates it.
 _VULKAN_ENVS = {(1, 0): "vulkan1.0", (1, 1): "vulkan1.1", (1, 2): "vulkan1.1", (1, 3): "vulkan1.1",
@@ -92,31 +95,50 @@ class ComputePipeline:
         self.local_size = self.interface.local_size
         self._bindings: dict[tuple[int, int], np.ndarray] = {}
         self._push: np.ndarray | None = None
-        self._loaded: dict[str, object] = {}
+        self._loaded: dict[tuple, object] = {}   # (mode, image formats) -> LoadedKernel
         self._lock = threading.Lock()
 
     # ----- resources ----------------------------------------------------------------------
     @property
     def bindings(self) -> list[tuple[int, int, str]]:
-        """(set, binding, 'storage' or 'uniform') of each buffer the shader uses."""
+        """(set, binding, kind) of each descriptor the shader uses: 'storage', 'uniform',
+        'storage_image', 'sampled_image', 'combined_image_sampler', 'sampler',
+        'uniform_texel_buffer' or 'storage_texel_buffer'."""
         return sorted((r.set, r.binding, r.kind) for r in self.interface.resources if r.kind != "push_constant")
 
     def bind(self, set: int = 0, binding: int = 0, resource=None) -> ComputePipeline:  # noqa: A002 (Vulkan's word)
-        """Binds a C-contiguous numpy array (zero-copy) to the buffer at (set, binding)."""
+        """Binds the descriptor at (set, binding): a C-contiguous numpy array (a storage or
+        uniform buffer, zero-copy), a ``spirvkit.vk.Image`` (storage or sampled image, texel
+        buffer), a ``spirvkit.vk.Sampler``, an ``(Image, Sampler)`` pair (combined image
+        sampler), or a list of those for an array of descriptors."""
         declared = {(r.set, r.binding): r for r in self.interface.resources if r.kind != "push_constant"}
         r = declared.get((set, binding))
         if r is None:
             listed = ", ".join(f"set {s} binding {b}" for s, b in sorted(declared)) or "none"
-            raise KernelArgumentError(f"the shader uses no buffer at set {set} binding {binding} (it uses: {listed})")
-        if not isinstance(resource, np.ndarray):
-            raise KernelArgumentError(f"{r.describe()}: bind a numpy array, not {type(resource).__name__}")
-        if not resource.flags.c_contiguous:
-            raise KernelArgumentError(f"{r.describe()}: the array must be C-contiguous (bound zero-copy); "
-                                      f"pass np.ascontiguousarray(a) and read results from that copy")
-        if r.kind == "storage" and not resource.flags.writeable:
-            raise KernelArgumentError(f"{r.describe()}: the array is read-only, and a storage buffer may be written")
+            raise KernelArgumentError(f"the shader uses no descriptor at set {set} binding {binding} (it uses: "
+                                      f"{listed})")
+        if r.count is None:
+            _check_descriptor(r, resource, r.describe(), self._sampler_axes())
+        else:
+            if not isinstance(resource, (list, tuple)) or (r.kind == "combined_image_sampler"
+                                                           and _is_pair(resource)):
+                raise KernelArgumentError(f"{r.describe()} is an array of descriptors: bind a list, not "
+                                          f"{type(resource).__name__}")
+            if (r.count and len(resource) != r.count) or not resource:
+                want = f"{r.count}" if r.count else "at least 1"
+                raise KernelArgumentError(f"{r.describe()}: the shader declares {want} descriptor(s); the list has "
+                                          f"{len(resource)}")
+            for i, element in enumerate(resource):
+                _check_descriptor(r, element, r.describe(i), self._sampler_axes())
+            resource = list(resource)
         self._bindings[(set, binding)] = resource
         return self
+
+    def _sampler_axes(self) -> int:
+        """The dimensions a separate sampler addresses: those of the shader's sampled images."""
+        axes = [_IMAGE_AXES.get(r.element.image["dim"], 3) for r in self.interface.resources
+                if r.kind == "sampled_image"]
+        return max(axes, default=3)
 
     def push_constants(self, data) -> ComputePipeline:
         """The push constant bytes (bytes, or a numpy array / scalar whose bytes are taken)."""
@@ -152,31 +174,78 @@ class ComputePipeline:
         block = np.zeros(self.interface.args_bytes, np.uint8)
         words = block.view(np.uint64)
         regions, keep = [], []
+        tables: dict[str, tuple] = {}   # a table's region description -> (resource, entry bytes)
         # Buffers first, push constants last: the errors come in the order a user binds.
-        arrays = {r.var_id: self._resource_array(r)
-                  for r in sorted(self.interface.resources, key=lambda r: r.kind == "push_constant")}
-        for r in self.interface.resources:
-            array = arrays[r.var_id]
+        for r in sorted(self.interface.resources, key=lambda r: r.kind == "push_constant"):
+            if r.uses_table:
+                array = self._table(r, regions, keep)
+                tables[f"the descriptors of {r.describe()}"] = (r, r.entry_bytes)
+                regions.append((array.ctypes.data, array.ctypes.data + array.nbytes,
+                                f"the descriptors of {r.describe()}"))
+            else:
+                array = self._resource_array(r)
+                regions.append((array.ctypes.data, array.ctypes.data + array.nbytes, r.describe()))
             base = array.ctypes.data
-            end = base + array.nbytes
-            words[r.offset // 8: r.offset // 8 + 3] = (base, base, end)
-            regions.append((base, end, r.describe()))
+            words[r.offset // 8: r.offset // 8 + 3] = (base, base, base + array.nbytes)
             keep.append(array)
-        loaded = self._kernel("unchecked" if unchecked else "checked")
+        for base, end, what, array in addressed_buffers():   # PhysicalStorageBuffer pointers' targets
+            regions.append((base, end, what))
+            keep.append(array)
+        formats = self._image_formats()
+        loaded = self._kernel("unchecked" if unchecked else "checked", formats)
         compiled = loaded.compiled
         bound = BoundArgs(block, regions, [], compiled.local_bytes, keep)
         local = self.local_size
         ndrange = NDRange(3, tuple(g * n for g, n in zip(groups, local)), local, (0, 0, 0))
         try:
-            launch(loaded, ndrange, bound, None, timeout, self.entry, locate=lambda: self._kernel("report"),
+            launch(loaded, ndrange, bound, None, timeout, self.entry, locate=lambda: self._kernel("report", formats),
                    sub_group_size=self.subgroup_size)
         except KernelFault as fault:
             message = str(fault).replace(f"in kernel {self.entry!r}, work-item global id",
                                          f"in compute shader {self.entry!r}, invocation GlobalInvocationId")
+            if fault.buffer in tables:   # an index past an array of descriptors
+                r, entry = tables[fault.buffer]
+                count = len(self._bindings[(r.set, r.binding)]) if r.count is not None else 1
+                message = _descriptor_index_fault(message, fault, r, entry, count)
             raise KernelFault(message, kernel=fault.kernel, global_id=fault.global_id, site=fault.site,
                               buffer=fault.buffer, offset=fault.offset, size=fault.size) from None
         except (KernelTimeout, KernelInterrupted) as stop:
             raise type(stop)(str(stop).replace(f"kernel {self.entry!r}", f"compute shader {self.entry!r}")) from None
+
+    def _table(self, r, regions: list, keep: list) -> np.ndarray:
+        """The host table of an opaque resource or an array of descriptors (shader_interface.py):
+        one entry per descriptor, as the shader loads it."""
+        bound = self._bindings.get((r.set, r.binding))
+        if bound is None:
+            raise KernelArgumentError(f"{r.describe()} is not bound: call bind(set={r.set}, binding={r.binding}, "
+                                      f"resource=...) before dispatch()")
+        elements = bound if r.count is not None else [bound]
+        if r.kind == "sampler":
+            return np.array([e.bits(self._sampler_axes()) for e in elements], np.uint32)
+        table = np.zeros((len(elements), r.entry_bytes // 8), np.uint64)
+        for i, e in enumerate(elements):
+            where = r.describe(i if r.count is not None else None)
+            if r.is_buffer:
+                array = self._buffer_array(r, e, where)
+                table[i] = (array.ctypes.data, array.ctypes.data + array.nbytes)
+                regions.append((array.ctypes.data, array.ctypes.data + array.nbytes, where))
+                keep.append(array)
+                continue
+            image, sampler = e if r.kind == "combined_image_sampler" else (e, None)
+            table[i, 0] = image.descriptor.ctypes.data
+            if sampler is not None:
+                table[i, 1] = sampler.bits(_IMAGE_AXES.get(r.element.image["dim"], 3))
+            base = image.data.ctypes.data
+            regions.append((base, base + image.data.nbytes, f"{where}, {image.describe()}"))
+            keep += [image, image.descriptor]
+        return table
+
+    def _buffer_array(self, r, array: np.ndarray, where: str) -> np.ndarray:
+        if array.nbytes < r.static_size:
+            more = f" plus {r.runtime_stride} per runtime-array element" if r.runtime_stride else ""
+            raise KernelArgumentError(f"{where}: the shader declares {r.static_size} bytes{more}; the "
+                                      f"bound array has {array.nbytes}")
+        return array
 
     def _resource_array(self, r) -> np.ndarray:
         if r.kind == "push_constant":
@@ -191,25 +260,97 @@ class ComputePipeline:
         if array is None:
             raise KernelArgumentError(f"{r.describe()} is not bound: call bind(set={r.set}, binding={r.binding}, "
                                       f"resource=array) before dispatch()")
-        if array.nbytes < r.static_size:
-            more = f" plus {r.runtime_stride} per runtime-array element" if r.runtime_stride else ""
-            raise KernelArgumentError(f"{r.describe()}: the shader declares {r.static_size} bytes{more}; the "
-                                      f"bound array has {array.nbytes}")
-        return array
+        return self._buffer_array(r, array, r.describe())
 
-    def _kernel(self, mode: str):
+    def _image_formats(self) -> tuple:
+        """(image type id, format words) of each image type whose bound images share one format:
+        the shader is compiled for them (jit/shader_image.py), one build per combination."""
+        found: dict[int, set] = {}
+        for r in self.interface.resources:
+            if r.element is None or r.kind == "sampler":
+                continue
+            bound = self._bindings.get((r.set, r.binding))
+            images = [e[0] if isinstance(e, tuple) else e for e in (bound if r.count is not None else [bound])]
+            image_type = r.element.elem if r.element.kind == "sampled_image" else r.element
+            found.setdefault(image_type.id, set()).update(i.format_words for i in images)
+        return tuple(sorted((type_id, next(iter(words))) for type_id, words in found.items() if len(words) == 1))
+
+    def _kernel(self, mode: str, formats: tuple = ()):
         from ..jit import target
         from ..jit.shader_compiler import compile_shader
         from ..runtime.launch import LoadedKernel
 
         with self._lock:
-            loaded = self._loaded.get(mode)
+            loaded = self._loaded.get((mode, formats))
             if loaded is None:
                 with target.foreground():
-                    compiled, _ = compile_shader(self.module, self.entry, mode, self.specialization)
-                loaded = self._loaded[mode] = LoadedKernel(compiled)
+                    compiled, _ = compile_shader(self.module, self.entry, mode, self.specialization,
+                                                 image_formats=formats)
+                loaded = self._loaded[(mode, formats)] = LoadedKernel(compiled)
             return loaded
 
     def __repr__(self):
         x, y, z = self.local_size
         return f"<spirvkit.vk.ComputePipeline {self.entry!r} local size {x}x{y}x{z}>"
+
+
+_IMAGE_AXES = {"1D": 1, "Buffer": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2}
+
+
+def _descriptor_index_fault(message: str, fault: KernelFault, r, entry: int, count: int) -> str:
+    """A fault in the table of an array of descriptors, reworded: the index, not the bytes."""
+    detail = f"of {fault.size} byte(s) at byte offset {fault.offset} of {fault.buffer} ({count * entry} bytes)"
+    bound = f", {count} bound" if r.count == 0 else ""
+    message = message.replace(detail, f"index {fault.offset // entry} of {r.describe()}{bound}")
+    return re.sub(r"^out-of-bounds \w+( access)?", "out-of-bounds descriptor index", message)
+
+
+def _is_pair(value) -> bool:
+    from .resources import Image, Sampler
+
+    return (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Image)
+            and isinstance(value[1], Sampler))
+
+
+def _check_descriptor(r, value, where: str, sampler_axes: int) -> None:
+    """Raises KernelArgumentError unless ``value`` may be bound as the descriptor ``r``."""
+    from .resources import Image, Sampler
+
+    if r.is_buffer:
+        if not isinstance(value, np.ndarray):
+            raise KernelArgumentError(f"{where}: bind a numpy array, not {type(value).__name__}")
+        if not value.flags.c_contiguous:
+            raise KernelArgumentError(f"{where}: the array must be C-contiguous (bound zero-copy); "
+                                      f"pass np.ascontiguousarray(a) and read results from that copy")
+        if r.kind == "storage" and not value.flags.writeable:
+            raise KernelArgumentError(f"{where}: the array is read-only, and a storage buffer may be written")
+        return
+    if r.kind == "sampler":
+        if not isinstance(value, Sampler):
+            raise KernelArgumentError(f"{where}: bind a spirvkit.vk.Sampler, not {type(value).__name__}")
+        value.bits(sampler_axes)   # its address modes must be usable
+        return
+    if r.kind == "combined_image_sampler":
+        if not _is_pair(value):
+            raise KernelArgumentError(f"{where}: bind an (Image, Sampler) pair, not {type(value).__name__}")
+        image, sampler = value
+        sampler.bits(_IMAGE_AXES.get(r.element.image["dim"], 3))
+    else:
+        image = value
+    if not isinstance(image, Image):
+        raise KernelArgumentError(f"{where}: bind a spirvkit.vk.Image, not {type(image).__name__}")
+    info = r.element.image
+    if info["dim"] not in ("1D", "2D", "3D", "Buffer"):
+        raise NotSupportedError(f"{where}: images of Dim {info['dim']}")
+    if (image.dim, bool(image.arrayed)) != (info["dim"], bool(info["arrayed"])):
+        raise KernelArgumentError(f"{where}: the shader declares a {info['dim']}{' arrayed' * bool(info['arrayed'])} "
+                                  f"image; got {image.describe()}")
+    if r.kind in ("storage_image", "storage_texel_buffer") and not image.data.flags.writeable:
+        raise KernelArgumentError(f"{where}: the image's array is read-only, and a storage image may be written")
+    sampled, declared = r.texels, r.image_format
+    if sampled != image.format.numeric:
+        raise KernelArgumentError(f"{where}: the shader reads it as {sampled} texels; {image.describe()} has "
+                                  f"{image.format.numeric} ones")
+    if declared not in ("Unknown", None) and declared != image.format.spirv_format:
+        raise KernelArgumentError(f"{where}: the shader declares the image format {declared}; got "
+                                  f"{image.describe()}")

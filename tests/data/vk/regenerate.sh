@@ -14,3 +14,7 @@ done
 "$G" -V --target-env vulkan1.0 glsl_extra.comp -o glsl_extra.spv
 "$G" -V --target-env vulkan1.2 layout.comp -o layout_vk12.spv
 "$G" -V --target-env vulkan1.2 zero_init.comp -o zero_init.spv
+"$G" -V --target-env vulkan1.0 glsl_matrix.comp -o glsl_matrix.spv
+"$G" -V --target-env vulkan1.1 atomic_float.comp -o atomic_float.spv
+"$G" -V --target-env vulkan1.2 buffer_reference.comp -o buffer_reference.spv
+"$G" -V --target-env vulkan1.2 buffer_reference2.comp -o buffer_reference2.spv

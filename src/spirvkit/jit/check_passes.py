@@ -1,0 +1,190 @@
+"""Dynamic checks beyond bounds: the one narrow interface the lowering calls.
+
+Bounds checks are part of every checked access (FunctionLowering.check_access). The other
+checks (issue 18: barriers, access, pointers; races and uninitialised values later) are
+instrumentation passes, one module each, that observe three events of the lowering:
+
+- ``access``: a checked load, store, atomic or copy is about to happen (at the point where its
+  bounds test is emitted). A pass returns an i1 that is true when the access is one of its
+  findings; the access is then skipped (never performed: the memory may really be read-only,
+  the pointer null) and the finding recorded, and the bounds fault path is not taken for it.
+- ``group_copy``: an async work-group copy, done once for the group (collectives.py), is about
+  to happen: the same as ``access``, for both of its ranges.
+- ``rendezvous``: in a kernel run region by region (regions.py), every work-item of the group
+  has run up to its next barrier or collective, or returned.
+
+A finding is recorded in the launch's findings table (CHECK_STATE below, filled by
+runtime/check_findings.py): one record per *site* (instruction and kind), so findings are
+deduplicated per (kind, instruction) for free; the first work-item to report a site fills the
+record, the others only count. Recording is a call on a cold path: a kernel compiled with
+checks beyond bounds is not vectorised across its accessing loops, which is the price of those
+checks (the default, bounds-only build never contains any of this).
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from .abi import CONTEXT, THREAD, _layout
+
+I1, I32, I64 = ir.IntType(1), ir.IntType(32), ir.IntType(64)
+PTR = ir.PointerType()
+
+# The checks a launch can ask for; IMPLEMENTED are compiled in, the others are refused with a
+# "not supported yet" error rather than silently accepted.
+CHECK_NAMES = ("bounds", "races", "uninitialized", "barriers", "pointers", "access")
+IMPLEMENTED = ("bounds", "barriers", "pointers", "access")
+
+# The check state of a launch (int64 words; CONTEXT["checks"] holds its address).
+CHECK_STATE = _layout([
+    ("findings", 1),        # address of the findings table: one FINDING record per site
+    ("capacity", 1),        # records in it (the kernel's site count)
+    ("read_only", 1),       # address of one word per kernel parameter: the region base of a
+                            # buffer the kernel must not write (read-only array, __constant), else
+                            # NOT_READ_ONLY
+])
+NOT_READ_ONLY = -1          # never a region's base
+
+# One finding record (int64 words).
+FINDING = _layout([
+    ("count", 1),           # times this site was reported (atomic add; 0: never)
+    ("global_id", 3),       # the first reporting work-item
+    ("address", 1),
+    ("base", 1),            # the region the pointer was derived from
+    ("end", 1),
+    ("size", 1),            # bytes accessed
+    ("detail", 1),          # check-specific: required alignment, or the other site (barriers)
+    ("other_id", 3),        # barriers: a work-item that went elsewhere
+])
+
+
+def mode_checks(mode: str) -> tuple[str, frozenset]:
+    """A compile mode ('checked', 'report', 'unchecked', optionally with '+check,check') split
+    into its base mode and the checks beyond bounds it compiles in."""
+    base, _, extra = mode.partition("+")
+    return base, frozenset(c for c in extra.split(",") if c)
+
+
+def mode_with_checks(base: str, checks) -> str:
+    extra = sorted(set(checks) - {"bounds"})
+    return base if not extra else f"{base}+{','.join(extra)}"
+
+
+def _word(b: ir.IRBuilder, base: ir.Value, index: int) -> ir.Value:
+    return b.gep(base, [ir.Constant(I64, index)], source_etype=I64)
+
+
+class CheckPasses:
+    """The passes a compile asked for, as the lowering sees them (``ml.check_passes``; None
+    when only bounds are checked)."""
+
+    def __init__(self, ml, checks: frozenset):
+        from .check_access import AccessCheck
+        from .check_barriers import BarrierCheck
+        from .check_pointers import PointerCheck
+
+        self.ml = ml
+        self.checks = checks
+        self.kernel_params = 0     # the kernel's parameter count (set by compiler.lower_kernel)
+        self.access_passes = []
+        if "pointers" in checks:
+            self.access_passes.append(PointerCheck(self))
+        if "access" in checks:
+            self.access_passes.append(AccessCheck(self))
+        self.barriers = BarrierCheck(self) if "barriers" in checks else None
+
+    # ----- events ---------------------------------------------------------------------------
+    def access(self, fl, ptr, addr: ir.Value, base: ir.Value, end: ir.Value, size: ir.Value, kind: str):
+        """Emits the passes' tests of one access; returns an i1, true when one of them found
+        it (its finding is recorded there), or None when no pass looks at this access."""
+        claimed = None
+        for check in self.access_passes:
+            found = check.access(fl, ptr, addr, base, end, size, kind)
+            if found is not None:
+                claimed = found if claimed is None else fl.builder.or_(claimed, found)
+        return claimed
+
+    def group_copy(self, b: ir.IRBuilder, ctx, ts, inst, spv_fn, sides) -> ir.Value | None:
+        """An async work-group copy (collectives.py), done once for the group: ``sides`` is
+        ((addr, base, end, span) of the destination, the same of the source), as i64. Returns
+        an i1, true when a pass found it (recorded, for the group's first work-item): the copy
+        is then skipped."""
+        claimed = None
+        for check in self.access_passes:
+            found = check.group_copy(self, b, ctx, ts, inst, spv_fn, sides)
+            if found is not None:
+                claimed = found if claimed is None else b.or_(claimed, found)
+        return claimed
+
+    def report_group(self, b: ir.IRBuilder, ctx, ts, found, site: int, addr, base, end, size) -> None:
+        """``report`` for a group operation (the work-item named is the group's first)."""
+        zero = ir.Constant(I64, 0)
+        with b.if_then(found, likely=False):
+            b.call(self.recorder(), [ctx, ts, zero, zero, zero, ir.Constant(I64, site), addr, base, end,
+                                     _i64(b, size), zero, zero, zero, zero])
+
+    def rendezvous(self, kb, b, fn, ctx, ts, states, count, sizes, low, high, barriers) -> None:
+        if self.barriers is not None:
+            self.barriers.rendezvous(kb, b, fn, ctx, ts, states, count, sizes, low, high, barriers)
+
+    # ----- recording --------------------------------------------------------------------------
+    def report(self, fl, found: ir.Value, site: int, addr, base, end, size, detail) -> None:
+        """If ``found``: records a finding at ``site`` for the current work-item (a cold call)."""
+        b = fl.builder
+        zero = ir.Constant(I64, 0)
+        with b.if_then(found, likely=False):
+            b.call(self.recorder(), [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, ir.Constant(I64, site),
+                                     addr, base, end, _i64(b, size), _i64(b, detail), zero, zero, zero])
+
+    def recorder(self) -> ir.Function:
+        """finding(ctx, ts, lx, ly, lz, site, addr, base, end, size, detail, olx, oly, olz):
+        counts the site and, for its first report, records the work-item (and ``o*``: the local
+        ids of another one, for barriers) and the access."""
+        fn = self.ml.llvm.globals.get("spirvkit.check.finding")
+        if fn is not None:
+            return fn
+        fn = ir.Function(self.ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR] + [I64] * 12),
+                         name="spirvkit.check.finding")
+        fn.linkage = "internal"
+        fn.attributes.add("noinline")
+        fn.attributes.add("cold")
+        b = ir.IRBuilder(fn.append_basic_block("entry"))
+        ctx, ts, lx, ly, lz, site, addr, base, end, size, detail, olx, oly, olz = fn.args
+        record = self._record(b, ctx, site)
+        old = b.atomic_rmw("add", _word(b, record, FINDING["count"]), ir.Constant(I64, 1), "monotonic")
+        with b.if_then(b.icmp_unsigned("==", old, ir.Constant(I64, 0))):
+            for d, gid in enumerate(global_id(b, ctx, ts, (lx, ly, lz))):
+                b.store(gid, _word(b, record, FINDING["global_id"] + d))
+            for d, gid in enumerate(global_id(b, ctx, ts, (olx, oly, olz))):
+                b.store(gid, _word(b, record, FINDING["other_id"] + d))
+            for name, value in (("address", addr), ("base", base), ("end", end), ("size", size),
+                                ("detail", detail)):
+                b.store(value, _word(b, record, FINDING[name]))
+        b.ret_void()
+        return fn
+
+    def _record(self, b: ir.IRBuilder, ctx, site) -> ir.Value:
+        state = b.load(_word(b, ctx, CONTEXT["checks"]), typ=PTR)
+        table = b.load(_word(b, state, CHECK_STATE["findings"]), typ=PTR)
+        return b.gep(table, [b.mul(site, ir.Constant(I64, FINDING["_words"]))], source_etype=I64)
+
+
+def global_id(b: ir.IRBuilder, ctx, ts, local_ids) -> list[ir.Value]:
+    """The global id of the work-item with these local ids in the thread's current group."""
+    out = []
+    for d, local in enumerate(local_ids):
+        group = b.load(_word(b, ts, THREAD["group_id"] + d), typ=I64)
+        size = b.load(_word(b, ctx, CONTEXT["enqueued_local_size"] + d), typ=I64)
+        offset = b.load(_word(b, ctx, CONTEXT["global_offset"] + d), typ=I64)
+        out.append(b.add(b.add(b.mul(group, size), local), offset))
+    return out
+
+
+def _i64(b: ir.IRBuilder, value) -> ir.Value:
+    if isinstance(value, int):
+        return ir.Constant(I64, value)
+    if value.type == PTR:
+        return b.ptrtoint(value, I64)
+    if value.type.width < 64:
+        return b.zext(value, I64)
+    return value
