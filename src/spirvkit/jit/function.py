@@ -266,6 +266,8 @@ class FunctionLowering:
         call the builder is on the in-bounds path; the caller emits the access there and must
         call :meth:`join_access` to merge with the faulted path. ``pointer_id``: the SPIR-V
         pointer, when the access is a plain load or store through it (see access_guard)."""
+        if isinstance(ptr, BuiltinPtr):   # (BuiltIn inputs are values, read with OpLoad, not memory)
+            raise NotSupportedError(f"the BuiltIn variable {ptr.builtin} used as memory ({kind})")
         b = self.builder
         if isinstance(size, int):
             size = ir.Constant(I64, size)

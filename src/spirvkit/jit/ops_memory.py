@@ -83,8 +83,11 @@ MAX_ASSUMED_ALIGNMENT = 16
 def _alignment(fl: FunctionLowering, t, explicit: int | None) -> int:
     """The alignment an access may assume: what the module says, but at most 16 bytes, the
     alignment numpy gives every array (so a float8 buffer need not be 32-byte aligned;
-    unaligned vector loads cost nothing on current x86)."""
-    return min(explicit or fl.types.align(t), MAX_ASSUMED_ALIGNMENT)
+    unaligned vector loads cost nothing on current x86), and for a vector at most its
+    component's: a vector address that breaks the module's promise (an Aligned 16 uint4 store
+    through a ulong pointer) must not become an aligned SSE access, which faults the process."""
+    cap = fl.types.align(t.elem) if getattr(t, "kind", None) == "vector" else MAX_ASSUMED_ALIGNMENT
+    return min(explicit or fl.types.align(t), MAX_ASSUMED_ALIGNMENT, cap)
 
 
 @handles("OpLoad")
@@ -200,7 +203,8 @@ def store(fl: FunctionLowering, ptr: Ptr, value, t, align=None, volatile=False, 
         raw, size, natural = value.addr, 8, 8
     else:
         raw, size, natural = value, fl.types.size(t), _alignment(fl, t, None)
-    align = min(align, MAX_ASSUMED_ALIGNMENT) if align else None
+    align = _alignment(fl, t, align) if align and not isinstance(value, Ptr) else \
+        (min(align, MAX_ASSUMED_ALIGNMENT) if align else None)
     if fl.checked:
         fl.check_access(ptr, size, "store", pointer_id)
     if volatile and size in (1, 2, 4, 8) and (align or natural) >= size:
