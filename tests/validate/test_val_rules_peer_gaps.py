@@ -134,6 +134,14 @@ def _geometric(call: str) -> str:
              body=call).replace("OpCapability Int64", "OpCapability Int64\nOpCapability Float64")
 
 
+def _shuffle(call: str) -> str:
+    """An OpenCL.std shuffle or shuffle2 to a float4 (a grammar-fuzz mutant that broke lowering
+    once had a shuffle2 whose X and Y differed)."""
+    return K(caps=f"%ocl = {_OCL}", types="%v4 = OpConstantNull %v4float\n%m4 = OpConstantNull %v4uint\n"
+                                           "%v4ulong = OpTypeVector %ulong 4\n%l4 = OpConstantNull %v4ulong",
+             body=f"%r = OpExtInst %v4float %ocl {call}")
+
+
 # (id, env, invalid module, valid twin, rule of the invalid one)
 CASES = [
     ("glsl-pack-result", "vulkan1.0", _glsl("%r = OpExtInst %float %glsl PackHalf2x16 %c2"),
@@ -161,6 +169,14 @@ CASES = [
      _geometric("%r = OpExtInst %v4float %ocl normalize %v4"), "extinst.opencl-std"),
     ("opencl-std-length", "opencl2.2", _geometric("%r = OpExtInst %double %ocl length %v4"),
      _geometric("%r = OpExtInst %float %ocl length %v4"), "extinst.opencl-std"),
+    ("opencl-std-shuffle2-operands", "opencl2.2", _shuffle("shuffle2 %v4 %m4 %m4"), _shuffle("shuffle2 %v4 %v4 %m4"),
+     "extinst.opencl-std"),
+    ("opencl-std-shuffle-mask", "opencl2.2", _shuffle("shuffle %v4 %uint_0"), _shuffle("shuffle %v4 %m4"),
+     "extinst.opencl-std"),
+    ("opencl-std-shuffle-mask-width", "opencl2.2", _shuffle("shuffle %v4 %l4"), _shuffle("shuffle %v4 %m4"),
+     "extinst.opencl-std"),
+    ("opencl-std-shuffle-x", "opencl2.2", _shuffle("shuffle %float_1 %m4"), _shuffle("shuffle %v4 %m4"),
+     "extinst.opencl-std"),
     ("function-type-result", "opencl2.2", K(types="%u = OpUndef %fnty"), K(types="%u = OpUndef %uint"),
      "ids.operand-kind"),
     ("debug-base-type", "spv1.0",

@@ -87,6 +87,36 @@ def _float_result(ctx, t) -> bool:
     return ctx.dimension(t) in (1, 2, 3, 4, 8, 16)
 
 
+def _shuffle(ctx, rtype, operands, name, fail) -> None:
+    """shuffle(x, mask) / shuffle2(x, y, mask): vectors of 2, 4, 8 or 16 lanes, x (and y) of the
+    result's component type, and an integer mask with the result's lane count and lane width."""
+    def vector(t):
+        return ctx.is_int_vector(t) or ctx.is_float_vector(t)
+
+    if not vector(rtype):
+        return fail("expected Result Type to be an int or float vector type")
+    if ctx.dimension(rtype) not in (2, 4, 8, 16):
+        return fail("expected Result Type to have 2, 4, 8 or 16 components")
+    expected = 3 if name == "shuffle2" else 2
+    if len(operands) != expected:
+        return  # the operand count is the grammar's rule
+    x_type, mask_type = ctx.type_of(operands[0]), ctx.type_of(operands[-1])
+    if name == "shuffle2" and ctx.type_of(operands[1]) != x_type:
+        return fail("expected operands X and Y to be of the same type")
+    if not vector(x_type):
+        return fail("expected operand X to be an int or float vector")
+    if ctx.dimension(x_type) not in (2, 4, 8, 16):
+        return fail("expected operand X to have 2, 4, 8 or 16 components")
+    if ctx.component_type(x_type) != ctx.component_type(rtype):
+        return fail("expected operand X and Result Type to have equal component types")
+    if not ctx.is_int_vector(mask_type):
+        return fail("expected operand Shuffle Mask to be an int vector")
+    if ctx.dimension(mask_type) != ctx.dimension(rtype):
+        return fail("expected operand Shuffle Mask to have the same number of components as Result Type")
+    if ctx.bit_width(mask_type) != ctx.bit_width(rtype):
+        return fail("expected operand Shuffle Mask components to have the same bit width as Result Type components")
+
+
 def _opencl_std(ctx, inst, name) -> None:
     rtype = inst.words[1]
     operands = inst.words[5:]
@@ -105,8 +135,7 @@ def _opencl_std(ctx, inst, name) -> None:
         elif any(ctx.type_of(v) != rtype for v in operands):
             fail("expected types of all operands to be equal to Result Type")
     elif name in ("shuffle", "shuffle2"):
-        if not (ctx.type_opcode(rtype) == op.TypeVector and ctx.is_numeric_or_bool_scalar_or_vector(rtype)):
-            fail("expected Result Type to be an int or float vector type")
+        _shuffle(ctx, rtype, operands, name, fail)
     elif name == "bitselect":
         if any(ctx.type_of(v) != rtype for v in operands):
             fail("expected types of all operands to be equal to Result Type")
