@@ -296,7 +296,14 @@ class KernelBuilder:
             if depth < 0:
                 b.call(body, [ctx, ts, ids[0], ids[1], ids[2], flag, ir.Constant(I1, safe), *args])
                 return
-            with _counted_loop(b, fn, sizes[depth], f"l{'xyz'[depth]}", parallel=self.ml.parallel_loop()) as i:
+            # A row of constant length (a build for one local size) stays a loop until the
+            # vectoriser has seen it: LLVM's full unroller ran first, unrolled a 16-item row,
+            # and the vectoriser then took the loop over rows, with a gather per access (a
+            # branch-free 5-point stencil ran 10x slower than PoCL). The vectoriser interleaves
+            # by itself; keeping rows rolled changed no other benchmark kernel.
+            keep_rolled = depth == 0 and isinstance(sizes[0], ir.Constant)
+            with _counted_loop(b, fn, sizes[depth], f"l{'xyz'[depth]}",
+                               parallel=self.ml.parallel_loop(keep_rolled)) as i:
                 ids[depth] = i
                 nest(depth - 1, ids, safe)
 

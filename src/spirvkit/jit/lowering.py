@@ -229,11 +229,15 @@ class ModuleLowering:
                                self.lines.get(inst.offset)))
         return len(self.sites) - 1
 
-    def parallel_loop(self):
-        """Metadata for a work-item loop's back edge (see access_group)."""
+    def parallel_loop(self, keep_rolled: bool = False):
+        """Metadata for a work-item loop's back edge (see access_group). ``keep_rolled``: LLVM
+        must not unroll the loop (see kernel.py's innermost loop)."""
         inner = self.llvm.add_metadata([ir.MetaDataString(self.llvm, "llvm.loop.parallel_accesses"), self.access_group])
-        loop_id = self.llvm.add_metadata([inner])
-        self.parallel_loop_ids.append((loop_id, inner))
+        nodes = [inner]
+        if keep_rolled:
+            nodes.append(self.llvm.add_metadata([ir.MetaDataString(self.llvm, "llvm.loop.unroll.disable")]))
+        loop_id = self.llvm.add_metadata(nodes)
+        self.parallel_loop_ids.append((loop_id, nodes))
         return loop_id
 
     def llvm_text(self) -> str:
@@ -245,9 +249,10 @@ class ModuleLowering:
                     fn.attributes.add(attr)
         text = str(self.llvm)
         text = text.replace(f"!{self.access_group.name} = !{{  }}", f"!{self.access_group.name} = distinct !{{}}")
-        for loop_id, inner in self.parallel_loop_ids:
-            text = text.replace(f"!{loop_id.name} = !{{ !{inner.name} }}",
-                                f"!{loop_id.name} = distinct !{{ !{loop_id.name}, !{inner.name} }}")
+        for loop_id, nodes in self.parallel_loop_ids:
+            names = ", ".join(f"!{n.name}" for n in nodes)
+            text = text.replace(f"!{loop_id.name} = !{{ {names} }}",
+                                f"!{loop_id.name} = distinct !{{ !{loop_id.name}, {names} }}")
         return text
 
     def storage_name(self, value: int) -> str:
