@@ -33,6 +33,8 @@ def _launch(name: str):
     # the grammar target: an OpCopyMemorySized from a BuiltIn input variable
     ("copy_memory_builtin.spv", r"OpCopyMemorySized to or from a BuiltIn variable"),
     ("atomic_flag_builtin.spv", r"the BuiltIn variable GlobalInvocationId used as memory"),
+    # the grammar target: OpConvertPtrToU of the WorkgroupId variable
+    ("convert_builtin_pointer.spv", r"using the address of a BuiltIn variable \(WorkgroupId\) as a value"),
 ])
 def test_lowering_refuses_what_it_cannot_lower(name, message):
     with pytest.raises(spirvkit.NotSupportedError, match=message):
@@ -88,3 +90,66 @@ def test_an_invalid_mutant_is_refused_with_the_validator_s_reason():
     with pytest.raises(spirvkit.BinaryError, match=r"word 655: .*shuffle2: expected operands X and Y to be of the "
                                                    r"same type \[extinst.opencl-std\]"):
         kernel(16, None, *args, timeout=5)
+
+
+_BUILTIN_POINTER = """OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k" %gid
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %gid Constant
+%void = OpTypeVoid
+%bool = OpTypeBool
+%ulong = OpTypeInt 64 0
+%v3 = OpTypeVector %ulong 3
+%pin = OpTypePointer Input %v3
+%pf = OpTypePointer Function %pin
+%pg = OpTypePointer CrossWorkgroup %ulong
+%gid = OpVariable %pin Input
+%true = OpConstantTrue %bool
+%fn = OpTypeFunction %void %pg
+%hfn = OpTypeFunction %ulong %pin
+%h = OpFunction %ulong None %hfn
+%hp = OpFunctionParameter %pin
+%hl = OpLabel
+%hv = OpLoad %v3 %hp
+%hx = OpCompositeExtract %ulong %hv 0
+OpReturnValue %hx
+OpFunctionEnd
+%k = OpFunction %void None %fn
+%out = OpFunctionParameter %pg
+%l = OpLabel
+%var = OpVariable %pf Function
+{body}
+OpStore %out %r
+OpReturn
+OpFunctionEnd
+"""
+_LOAD_X = "%v = OpLoad %v3 %s\n%r = OpCompositeExtract %ulong %v 0"
+
+
+@pytest.mark.parametrize("body", [
+    "%r = OpConvertPtrToU %ulong %gid",
+    "%s = OpSelect %pin %true %gid %gid\n" + _LOAD_X,
+    "%r = OpFunctionCall %ulong %h %gid",
+    "OpBranch %m\n%m = OpLabel\n%s = OpPhi %pin %gid %l\n" + _LOAD_X,
+    "OpStore %var %gid\n%s = OpLoad %pin %var\n" + _LOAD_X,
+], ids=["convert", "select", "call", "phi", "store"])
+@pytest.mark.parametrize("unchecked", [False, True])
+def test_a_builtin_variable_s_address_is_refused_wherever_it_goes(body, unchecked):
+    # Valid modules (spirv-val agrees) that use a BuiltIn input's address as a value: each
+    # raised AttributeError somewhere in lowering before BuiltinPtr refused every such use.
+    binary = spirvkit.assemble(_BUILTIN_POINTER.format(body=body), target_env="spv1.2")
+    assert spirvkit.validate(binary, target_env="opencl2.2") == []
+    with pytest.raises(spirvkit.NotSupportedError, match=r"the address of a BuiltIn variable \(GlobalInvocationId\)"):
+        spirvkit.Program(binary).kernel("k")(4, None, np.zeros(4, np.uint64), unchecked=unchecked)
+
+
+def test_a_builtin_variable_copied_or_chained_is_still_read():
+    for body in ("%s = OpCopyObject %pin %gid\n" + _LOAD_X, "%s = OpCopyObject %pin %gid\n%t = OpCopyObject %pin %s\n"
+                 "%v = OpLoad %v3 %t\n%r = OpCompositeExtract %ulong %v 0"):
+        out = np.zeros(4, np.uint64)
+        spirvkit.Program(spirvkit.assemble(_BUILTIN_POINTER.format(body=body), target_env="spv1.2")).kernel("k")(
+            1, None, out, global_offset=(7,))
+        assert out.tolist() == [7, 0, 0, 0]

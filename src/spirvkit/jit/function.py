@@ -63,6 +63,13 @@ class BuiltinPtr:
     def __init__(self, builtin: str, index: ir.Value | None = None):
         self.builtin, self.index = builtin, index
 
+    def __getattr__(self, name: str):
+        # A BuiltIn input is a launch-state word, not memory: beyond OpLoad, access chains and
+        # copies it has no address to convert, compare, select or store (grammar-fuzz mutants
+        # took OpConvertPtrToU of one, and selected and stored one), so whatever asks for a
+        # pointer's parts (addr, base, end, its LLVM type) gets this error.
+        raise NotSupportedError(f"using the address of a BuiltIn variable ({self.builtin}) as a value")
+
 
 class FunctionLowering:
     """Lowers the body of one SPIR-V function into an LLVM function (or inline into another)."""
@@ -112,10 +119,8 @@ class FunctionLowering:
     def value(self, value_id: int) -> ir.Value:
         """The value of an id as one LLVM value (a pointer gives its address)."""
         v = self.get(value_id)
-        if isinstance(v, Ptr):
+        if isinstance(v, (Ptr, BuiltinPtr)):
             return v.addr
-        if isinstance(v, BuiltinPtr):
-            raise NotSupportedError(f"using the address of a BuiltIn variable ({v.builtin}) as a value")
         return v
 
     def pointer(self, value_id: int):
@@ -378,7 +383,9 @@ class FunctionLowering:
 def incoming_parts(value, count: int, fl: FunctionLowering, pred: ir.Block) -> list[ir.Value]:
     """The LLVM values a (possibly pointer) value contributes to ``count`` phis."""
     if count == 1:
-        return [value.addr if isinstance(value, Ptr) else value]
+        return [value.addr if isinstance(value, (Ptr, BuiltinPtr)) else value]
+    if isinstance(value, BuiltinPtr):
+        return [value.addr]   # (not supported: raises)
     if isinstance(value, Ptr):
         if value.base is None:   # an undef/null pointer constant: no region
             null = ir.Constant(PTR, None)

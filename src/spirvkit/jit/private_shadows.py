@@ -109,7 +109,8 @@ def table_type(size: int) -> ir.Type:
 def owner(fl, ptr) -> AggregateShadow | None:
     """The tracked variable a pointer was derived from by access chains and casts (its region
     is the variable's own, the same LLVM value)."""
-    base = getattr(ptr, "base", None)
+    from .function import Ptr   # (function.py imports this module's users: no cycle at load)
+    base = ptr.base if isinstance(ptr, Ptr) else None
     if base is None:
         return None
     for shadow in fl.aggregate_shadows.values():
