@@ -380,3 +380,17 @@ def test_target_envs_give_spirv_as_versions(tmp_path):
     assert compared >= 25
     result = spirvkit_cli("as", str(src), "-o", "-", "--target-env", "vulkan1.2")
     assert result.returncode == 0 and result.stdout[4:8] == struct.pack("<I", 0x00010500)
+
+
+def test_error_of_a_command_without_an_input_is_reported(monkeypatch, capsys):
+    """main's last line of defence also serves commands that take no single input (amber)."""
+    from spirvkit import cli
+    from spirvkit.errors import SpirvkitError
+    from spirvkit.vk import amber
+
+    def fail(paths):
+        raise SpirvkitError("broken")
+
+    monkeypatch.setattr(amber, "main", fail)
+    assert cli.main(["amber", "x.amber"]) == 1
+    assert capsys.readouterr().err == "spirvkit: error: broken\n"

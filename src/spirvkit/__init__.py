@@ -44,6 +44,7 @@ _LAZY = {
     "Kernel": ".api",
     "LocalMemory": ".api",
     "Program": ".api",
+    "uninitialized": ".runtime.args",
     "compile_cl": ".clc.compiler",
     "Image": ".runtime.images",
     "Sampler": ".runtime.images",
@@ -67,6 +68,7 @@ _LAZY = {
 if TYPE_CHECKING:
     from .api import ArgInfo, Kernel, LocalMemory, Program
     from .clc.compiler import compile_cl
+    from .runtime.args import uninitialized
     from .runtime.images import Image, Sampler, supported_image_formats
     from .runtime.limits import device_limits
     from .runtime.pipes import Pipe
@@ -137,6 +139,7 @@ __all__ = [
     "SpirvError",
     "SpirvkitError",
     "ValidatorOptions",
+    "uninitialized",
     "__version__",
     "assemble",
     "compile_cl",

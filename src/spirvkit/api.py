@@ -50,6 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import KernelArgumentError, SpirvkitError
+from .inputs import read_input  # noqa: F401 - vk/pipeline.py imports it from here for now
 from .jit import cache, target
 from .jit.compiler import CompiledKernel, compile_kernel
 from .jit.target import CompileError
@@ -65,6 +66,7 @@ from .runtime.launch import LoadedKernel, launch
 from .runtime.limits import check_constant_arguments, check_kernel
 from .runtime.ndrange import make_ndrange
 from .spirv.module import Module
+from .spirv.names import FUNC_PARAM_ATTR, OP
 
 __all__ = ["Program", "Kernel", "LocalMemory", "ArgInfo"]
 
@@ -141,6 +143,10 @@ class ArgInfo:
     type: str              # OpenCL C spelling where the module records it (kernel_arg_type), else derived
     address_space: str     # 'global', 'constant', 'local', 'generic' or 'private' (by value)
     size: int              # by-value size in bytes; pointee size for pointers (0 if unknown)
+    # clang's kernel_arg_type_qual spelling ("restrict const", "volatile", "pipe", "": none) where
+    # the module records it (cc always; llvm-spirv with
+    # --preserve-ocl-kernel-arg-type-metadata-through-string), else None.
+    type_qualifiers: str | None = None
 
 
 _SPACES = {"CrossWorkgroup": "global", "UniformConstant": "constant", "Workgroup": "local", "Generic": "generic",
@@ -228,21 +234,30 @@ class Program:
             name = self._invoked[invoke] = invoke_kernel(self.module, invoke).name
         return name
 
-    def _device_queue(self):
-        from .runtime.device_queue import DeviceQueue
+    @contextlib.contextmanager
+    def _launch_queue(self, kernel: str, block, slots):
+        """The device queue of a host launch of ``kernel`` (None when the program enqueues
+        nothing), its queue_t arguments bound in the argument ``block``; one of the program's
+        spare queues, given back at the end."""
+        if not self.device_enqueue:
+            yield None
+            return
+        from .runtime.device_queue import LaunchQueue
 
         with self._lock:
             queue = self._queues.pop() if self._queues else None
         if queue is None:
-            queue = DeviceQueue()
+            queue = LaunchQueue()
         else:
             queue.reset()
-        return queue
-
-    def _release_queue(self, queue) -> None:
-        with self._lock:
-            if len(self._queues) < 4:
-                self._queues.append(queue)
+        try:
+            queue.bind_queue_arguments(block, slots)
+            queue.start_root(kernel, self._enqueued_kernel)
+            yield queue
+        finally:
+            with self._lock:
+                if len(self._queues) < 4:
+                    self._queues.append(queue)
 
     def _run_enqueued(self, queue, mode: str, printf, sub_group_size, command, timeout) -> None:
         """Launches a kernel command of ``queue`` (a child of a host launch)."""
@@ -329,7 +344,7 @@ class Kernel:
         entry = program.module.entry_point(name)
         fn = next(f for f in program.module.functions if f.id == entry.function)
         self._spv_fn = fn
-        self.required_local_size = _required_local_size(program.module, entry.function)
+        self.required_local_size = program.module.local_size(entry.function)
         plan = plan_kernel(program.module, entry.function)
         self._uses_regions = plan.uses_regions
         self._loop_cuts = plan.uses_regions and not plan.has_barriers   # inner loops turned inside out
@@ -521,8 +536,8 @@ class Kernel:
         per work-group.
 
         ``checks``: the dynamic checks of this launch (README, "Dynamic checks"): None (bounds
-        only, the default), "all", or names among bounds, barriers, pointers, access (races and
-        uninitialized are not supported yet and raise so). Bounds are checked in every launch
+        only, the default), "all", or names among bounds, barriers, pointers, access, uninitialized
+        (races is not supported yet and raises so). Bounds are checked in every launch
         but ``unchecked=True`` ones, which take no other check. A launch with checks beyond
         bounds runs to completion, then raises one ``KernelCheckError`` listing its findings;
         with ``report=True`` it returns that list instead (empty: nothing found). A read-only
@@ -549,24 +564,15 @@ class Kernel:
                      read_only_ok="access" in extra, no_write=self._no_write)
         check_constant_arguments(self.name, resources.constant_bytes, bound.constant_bytes)
         program = self.program
-        if not program.device_enqueue:
-            found = launch(loaded, ndrange, bound, program._globals_block(compiled), timeout, self.name,
-                           locate=lambda: self._launch_object(report_mode, size, images=images), printf=printf,
-                           sub_group_size=sub_group_size, report=report)
-            return found if report else None
         # Device-side enqueue: the children run once this launch is over, until none is left
         # (runtime/device_queue.py); the call returns when the last descendant has finished.
         deadline = None if timeout is None else time.monotonic() + float(timeout)
-        queue = program._device_queue()
-        try:
-            queue.bind_queue_arguments(bound.block, compiled.slots)
-            queue.start_root(self.name, program._enqueued_kernel)
+        with program._launch_queue(self.name, bound.block, compiled.slots) as queue:
             found = launch(loaded, ndrange, bound, program._globals_block(compiled), timeout, self.name,
                            locate=lambda: self._launch_object(report_mode, size, images=images), printf=printf,
                            sub_group_size=sub_group_size, device_queue=queue, report=report)
-            queue.drain(functools.partial(program._run_enqueued, queue, mode, printf, sub_group_size), deadline)
-        finally:
-            program._release_queue(queue)
+            if queue is not None:
+                queue.drain(functools.partial(program._run_enqueued, queue, mode, printf, sub_group_size), deadline)
         return found if report else None
 
     def __repr__(self):
@@ -579,14 +585,12 @@ def _is_report(mode: str) -> bool:
     return mode.partition("+")[0] == "report"
 
 
-_NO_WRITE = 6   # FunctionParameterAttribute NoWrite
-
-
 def _no_write_parameters(module: Module, fn) -> frozenset:
     """Parameters decorated ``FuncParamAttr NoWrite`` (the kernel promises not to write through
     them: llvm-spirv marks ``const restrict`` pointers so)."""
+    no_write = FUNC_PARAM_ATTR.NoWrite
     return frozenset(i for i, param in enumerate(fn.parameters)
-                     if any(d.name == "FuncParamAttr" and d.operands[0] == _NO_WRITE
+                     if any(d.name == "FuncParamAttr" and d.operands[0] == no_write
                             for d in module.decorations(param.words[2])))
 
 
@@ -603,14 +607,6 @@ def _sub_group_size(value) -> int | None:
         raise KernelArgumentError(f"sub_group_size must be a positive integer, got {value!r}")
     return int(value)
 
-
-
-def read_input(path: Path) -> bytes:
-    """A module or source file's bytes; an unreadable path is a SpirvkitError naming it."""
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise SpirvkitError(f"{path}: cannot read: {exc.strerror}") from None
 
 def _load(source) -> tuple[Module, bytes]:
     if isinstance(source, Module):
@@ -633,17 +629,10 @@ def _load(source) -> tuple[Module, bytes]:
     raise SpirvkitError(f"Program takes SPIR-V bytes, a spirvkit.Module or a path, not {type(source).__name__}")
 
 
-def _required_local_size(module: Module, fn_id: int):
-    for inst in module.section("execution_modes"):
-        # OpExecutionMode %fn LocalSize x y z  (LocalSize = 17)
-        if inst.opcode == 16 and inst.words[1] == fn_id and inst.words[2] == 17:
-            return tuple(inst.words[3:6])
-    return None
-
-
 def _arg_infos(program: Program, name: str, fn) -> list[ArgInfo]:
     module, types = program.module, program.types
-    declared = _kernel_arg_types(module, name)
+    declared = _kernel_arg_strings(module, "kernel_arg_type", name) or []
+    qualifiers = _kernel_arg_strings(module, "kernel_arg_type_qual", name)
     fn_type = types[fn.function_type]
     infos = []
     for i, (param, t) in enumerate(zip(fn.parameters, fn_type.params)):
@@ -657,17 +646,20 @@ def _arg_infos(program: Program, name: str, fn) -> list[ArgInfo]:
             size = types.size(t.elem if t.kind == "pointer" else t) if (t.kind != "pointer" or t.elem) else 0
         except Exception:  # noqa: BLE001 - an opaque pointee has no size
             size = 0
-        infos.append(ArgInfo(i, pname, type_name, space, size))
+        quals = qualifiers[i] if qualifiers is not None and i < len(qualifiers) else None
+        infos.append(ArgInfo(i, pname, type_name, space, size, quals))
     return infos
 
 
-def _kernel_arg_types(module: Module, name: str) -> list[str]:
-    """Type names from the ``kernel_arg_type.<kernel>.<t1>,<t2>,`` OpString that OpenCL C
-    compilers (llvm-spirv) leave in the module."""
-    prefix = f"kernel_arg_type.{name}."
+def _kernel_arg_strings(module: Module, what: str, name: str) -> list[str] | None:
+    """The per-parameter strings of the ``<what>.<kernel>.<s1>,<s2>,`` OpString that OpenCL C
+    compilers leave in the module for clang's kernel argument metadata (``kernel_arg_type``,
+    ``kernel_arg_type_qual``); None when the module has none."""
+    prefix = f"{what}.{name}."
     for inst in module.section("debug"):
-        if inst.opcode == 7:  # OpString
+        if inst.opcode == OP.String:
             text = inst.value(1)
             if text.startswith(prefix):
-                return [t for t in text[len(prefix):].split(",") if t]
-    return []
+                items = text[len(prefix):].split(",")
+                return items[:-1] if items and items[-1] == "" else items
+    return None

@@ -249,9 +249,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "amber",
         help="run AmberScript compute tests (Vulkan compute shaders on the CPU)",
-        description="Run AmberScript files (the compute subset: SHADER compute, BUFFER, PIPELINE compute, RUN, "
-        "EXPECT, COPY, REPEAT). Exits 0 iff every script ran and all its EXPECTs held; a failing EXPECT is named "
-        "by its line with the first differing value. Several files: one line each and a total.",
+        description="Run AmberScript (and VkScript) files: their compute subset, on spirvkit.vk; a command "
+        "outside it is refused by name ('not supported yet'). Exits 0 iff every script ran and all its EXPECTs "
+        "held; a failing EXPECT is named by its line with the first differing value. Several files: one line "
+        "each and a total.",
     )
     p.add_argument("files", nargs="+", metavar="FILE.amber", help="AmberScript file(s)")
     p.add_argument("--version", action="version", version=f"spirvkit amber {__version__}")
@@ -285,8 +286,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--out", "-o", metavar="DIR", help="write every __global buffer to DIR/<index>_<name>.npy")
     p.add_argument("--unchecked", action="store_true", help="no bounds checks (faster; unsafe on bad kernels)")
     p.add_argument("--check", metavar="all|LIST",
-                   help="dynamic checks (comma-separated: bounds, barriers, pointers, access; or all): the "
-                        "findings are printed clang-style and the exit status is 1 when there are any")
+                   help="dynamic checks: all, or a comma-separated list of their names (an unknown name lists "
+                        "them: bounds, races, barriers, ...); the findings are printed clang-style and the exit "
+                        "status is 1 when there are any")
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the kernel after this long")
     p.add_argument("--sub-group-size", type=int, metavar="N",
                    help="sub-groups of N work-items (default: one sub-group per work-group)")
@@ -400,11 +402,13 @@ def main(argv: list[str] | None = None) -> int:
         print(e.render(), file=sys.stderr)
         return 1
     except SpirvkitError as e:
-        name = "<stdin>" if args.input == "-" else args.input
+        name = getattr(args, "input", None)   # (amber takes several files: its errors name theirs)
+        name = "<stdin>" if name == "-" else name or "spirvkit"
         print(f"{name}: error: {e}", file=sys.stderr)
         return 1
     except OSError as e:
-        print(f"spirvkit: error: {e.strerror or e}: {getattr(e, 'filename', '') or args.input}", file=sys.stderr)
+        print(f"spirvkit: error: {e.strerror or e}: {getattr(e, 'filename', '') or getattr(args, 'input', '')}",
+              file=sys.stderr)
         return 1
     except ValueError as e:  # e.g. an unknown target environment given through the API's checks
         print(f"spirvkit: error: {e}", file=sys.stderr)

@@ -33,6 +33,16 @@ def table_source(cases: dict, dtype=np.int32, prelude: str = "") -> str:
 
 
 @functools.lru_cache(maxsize=None)
+def check_valid(binary: bytes, env: str = "opencl2.2", options=None) -> None:
+    """spirv-val and spirvkit's validator both accept the module for ``env`` (``options``:
+    spirvkit's ValidatorOptions, e.g. device extensions spirv-val cannot be told about)."""
+    from peers import run_tool
+
+    result = run_tool("spirv-val", ["--target-env", env, "-"], binary)
+    assert result.returncode == 0, f"spirv-val --target-env {env}: {result.stderr.decode(errors='replace')}"
+    assert spirvkit.validate(binary, target_env=env, options=options) == []
+
+
 def _program(source: str, options: str):
     return spirvkit.Program(spirvkit.compile_cl(source, options, filename="lang.cl"))
 

@@ -84,6 +84,16 @@ REJECTED = [
      "the '__global clk_event_t' type cannot be used to declare a program scope variable", 1, 13),
     ('ndrange_1D_none', P % 'ndrange_t x = ndrange_1D();',
      "no matching function for call to 'ndrange_1D'", 1, 131),
+    # ndrange_2D/3D take private arrays (clang's header: const size_t[N], __private in a parameter)
+    ('ndrange_2D_global_sizes', 'kernel void k(global size_t *g) { ndrange_t r = ndrange_2D(g); }',
+     "no matching function for call to 'ndrange_2D'", 1, 49),
+    ('ndrange_2D_generic_sizes', 'kernel void k(global int *o) { size_t g[2] = {1, 2}; size_t *p = g; '
+     'ndrange_t r = ndrange_2D(p); }', "no matching function for call to 'ndrange_2D'", 1, 83),
+    # names only like the built-ins' are undeclared, as in clang (no "not supported yet")
+    ('unknown_ndrange', 'kernel void k(global int *o) { o[0] = ndrange_4D(1); }',
+     "use of undeclared identifier 'ndrange_4D'", 1, 39),
+    ('unknown_enqueue', 'kernel void k(global int *o) { o[0] = enqueue_foo(1); }',
+     "use of undeclared identifier 'enqueue_foo'", 1, 39),
     ('ndrange_2D_scalar', P % 'ndrange_t x = ndrange_2D(4);',
      "no matching function for call to 'ndrange_2D'", 1, 131),
     ('flags_ptr', P % 'enqueue_kernel(q, o, nd, ^{ });',
@@ -146,6 +156,13 @@ ACCEPTED = {  # clang-15 accepts these too
 def test_accepted_and_valid(name):
     binary = spirvkit.compile_cl(ACCEPTED[name], "-cl-std=CL2.0")
     assert spirvkit.validate(binary, target_env="opencl2.2") == []
+
+
+def test_ndrange_1d_converts_a_float_size_as_clang():
+    """clang-15 takes floats for ndrange_1D's size_t parameters (with -Wliteral-conversion), as any call."""
+    binary = spirvkit.compile_cl("kernel void k(global int *o) { ndrange_t r = ndrange_1D(2.5f, 1.0); "
+                                 "o[0] = r.workDimension; }", "-cl-std=CL2.0")
+    assert "OpBuildNDRange %struct_ndrange_t %ulong_2 %ulong_1 %ulong_0" in spirvkit.disassemble(binary)
 
 
 # ----- the SPIR-V, against clang-15 + llvm-spirv-15 -----------------------------------------------

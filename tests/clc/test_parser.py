@@ -175,11 +175,18 @@ def test_sizeof_and_alignof_forms():
     assert isinstance(t.arg, ast.CompoundLiteral)
 
 
-def test_block_literal_is_parsed_for_sema_to_reject():
-    b = expr("g(^{ x = 1; }, ^(local int *p) { p[0] = 1; })")
+def test_block_literals_are_parsed():
+    b = expr("g(^{ x = 1; }, ^(local int *p) { p[0] = 1; }, ^int (int y) { return y; }, ^long { return 1; })")
     lits = b.args
     assert all(isinstance(x, ast.BlockLiteral) for x in lits)
     assert [p.name for p in lits[1].type.params] == ["p"]
+    assert [type_to_str(x.type.result) if x.type.result is not None else None for x in lits] == \
+        [None, None, "int", "long"]   # the result type, when written (clang's block-id)
+
+
+def test_builtin_astype_takes_a_type_argument():
+    t = expr("__builtin_astype((a + b), float4)")
+    assert isinstance(t, ast.AsType) and expr_to_str(t) == "__builtin_astype((a + b), float4)"
 
 
 # -- declarators ---------------------------------------------------------------------------------

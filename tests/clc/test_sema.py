@@ -1,6 +1,6 @@
 """Semantic diagnostics of the OpenCL C compiler: clang's wording, the location of the
-offending construct, every error of a translation unit, and "not supported yet" for the
-features that are not there (images, pipes, blocks, device-side enqueue …)."""
+offending construct, every error of a translation unit, and "not supported yet" for what is
+not there (multisample images, pipes in structures, clk_event_t kernel parameters …)."""
 
 from __future__ import annotations
 

@@ -91,6 +91,14 @@ kernel void k(global int *o, int a, int b, int c) {
    o[3] = SHIFT(b);
 }
 """,
+    # Block literals' bodies (at program scope and in a function), as clang checks them.
+    "blocks": """\
+int (^__constant g)(int) = ^(int x) { return x & 1 == x; };
+kernel void k(global int *o, int a, int b) {
+    int (^f)(int) = ^(int x) { if (x = a) return x << a + b; return a < b ^ x; };
+    o[0] = f(a) + g(b);
+}
+""",
 }
 
 CLANG = {
@@ -195,6 +203,19 @@ CLANG = {
         ("t.cl:7:25: note: expanded from macro 'SHIFT'", 25),
         ("t.cl:13:11: note: place parentheses around the '+' expression to silence this warning", 11),
         ("t.cl:7:25: note: expanded from macro 'SHIFT'", 25),
+    ],
+    'blocks': [
+        ('t.cl:1:48: warning: & has lower precedence than ==; == will be evaluated first [-Wparentheses]', 48),
+        ("t.cl:1:48: note: place parentheses around the '==' expression to silence this warning", 48),
+        ('t.cl:1:48: note: place parentheses around the & expression to evaluate it first', 48),
+        ('t.cl:3:38: warning: using the result of an assignment as a condition without parentheses [-Wparentheses]', 38),
+        ('t.cl:3:38: note: place parentheses around the assignment to silence this warning', 38),
+        ("t.cl:3:38: note: use '==' to turn this assignment into an equality comparison", 38),
+        ("t.cl:3:57: warning: operator '<<' has lower precedence than '+'; '+' will be evaluated first [-Wshift-op-parentheses]", 57),
+        ("t.cl:3:57: note: place parentheses around the '+' expression to silence this warning", 57),
+        ('t.cl:3:75: warning: ^ has lower precedence than <; < will be evaluated first [-Wparentheses]', 75),
+        ("t.cl:3:75: note: place parentheses around the '<' expression to silence this warning", 75),
+        ('t.cl:3:75: note: place parentheses around the ^ expression to evaluate it first', 75),
     ],
 }
 

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import struct
 
-from .binary import corpus, instruction_starts, to_bytes, words_of  # noqa: F401 - corpus: the driver's
-from .binary import join, split  # noqa: F401 - the shrinker deletes words, as for binaries
+from . import binary
+from .binary import instruction_starts, to_bytes, words_of
+
+# The driver's protocol (driver.py): the seeds are binary's, and the shrinker deletes words, as
+# for binaries.
+corpus, split, join = binary.corpus, binary.split, binary.join
 
 TIMEOUT = 60.0
 SUFFIX = ".spv"
@@ -193,8 +197,8 @@ def _mutant(rng, words: list[int]) -> list[int] | None:
     return out
 
 
-def mutate(rng, corpus: list[bytes]) -> bytes | None:
-    words = _mutant(rng, words_of(rng.choice(corpus)))
+def mutate(rng, seeds: list[bytes]) -> bytes | None:
+    words = _mutant(rng, words_of(rng.choice(seeds)))
     return None if words is None else to_bytes(words)
 
 

@@ -65,6 +65,8 @@ def make_arg(spec: str):
     n = int(count)
     if kind == "zeros":
         return np.zeros(n, dt)
+    if kind == "uninit":        # a buffer the host declares uninitialised (the uninitialized check)
+        return spirvkit.uninitialized(n, dt)
     value = np.arange(n).astype(dt)
     if kind == "ro":
         value.flags.writeable = False

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from jit.build_cache import fresh, wait_background  # noqa: F401 - fresh is a fixture
+from jit.build_cache import wait_background
 
 import spirvkit
 from spirvkit import api

@@ -21,7 +21,7 @@ import pytest
 from full_run import require_full_run
 from jit.kernel_cases import BASE_CASES, Buffer, Case, Local, make_values
 
-from jit.build_cache import fresh, wait_background  # noqa: F401 - fresh is a fixture
+from jit.build_cache import wait_background
 
 import spirvkit
 from spirvkit import api

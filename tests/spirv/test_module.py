@@ -417,3 +417,11 @@ def test_corpus_entry_points_and_summary_agree_with_the_disassembly(binary):
 
 def test_module_matches_spirv_dis_on_the_hand_written_module(module):
     assert spirvkit.disassemble(module) == spirv_dis(module.to_bytes())
+
+
+def test_execution_modes_and_local_size(module, ids):
+    assert module.local_size(ids["main"]) == (8, 4, 1)
+    assert module.execution_mode(ids["main"], "LocalSize") == [8, 4, 1]
+    assert module.execution_mode(ids["frag"], "OriginUpperLeft") == []
+    assert module.local_size(ids["frag"]) is None
+    assert module.execution_mode(ids["main"], "OriginUpperLeft") is None

@@ -5,6 +5,8 @@ that both validators accepted and the executor's lowering could not handle."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from val_modules import kernel
 
@@ -108,3 +110,39 @@ def test_spirv_val_accepts_the_valid_twins():
 
     result = run_tool("spirv-val", ["--target-env", "opencl2.0", "-"], _module())
     assert result.returncode == 0, result.stderr.decode()
+
+
+# OpEnqueueKernel, OpBuildNDRange and the kernel queries, on mutants of what cc writes for them.
+ENQUEUE_SOURCE = """kernel void k(global int *o, int n) { size_t g[2] = {4, 2};
+  enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_2D(g), ^(local void *p){ o[0] = n; }, 16u);
+  o[1] = get_kernel_work_group_size(^{ o[2] = 1; }); }"""
+
+ENQUEUE_MUTANTS = [
+    ("ndrange-size-32-bit", r"(OpBuildNDRange %\w+ )%\w+", r"\1%uint_2", "GlobalWorkSize must be a scalar or an array"),
+    ("enqueue-result-64-bit", r"OpEnqueueKernel %uint", "OpEnqueueKernel %ulong", "Result Type must be a 32-bit"),
+    ("enqueue-param-size-64-bit", r"(OpEnqueueKernel( %\w+){9} )%uint_\d+", r"\1%ulong_16",
+     "Param Size must be a 32-bit integer"),
+    ("enqueue-local-size-64-bit", r"(OpEnqueueKernel( %\w+){11} )%\w+", r"\1%ulong_16",
+     "Local Size must be a 32-bit integer"),
+    ("query-param-not-bytes", r"(OpGetKernelWorkGroupSize( %\w+){2} )%\w+", r"\1%uint_24",
+     "Param must be a pointer to an 8-bit integer"),
+]
+
+
+@pytest.fixture(scope="module")
+def enqueue_text():
+    return spirvkit.disassemble(spirvkit.compile_cl(ENQUEUE_SOURCE, "-cl-std=CL2.0"))
+
+
+def test_cc_enqueue_output_passes(enqueue_text):
+    assert validate(spirvkit.assemble(enqueue_text, "opencl2.0"), "opencl2.0") == []
+
+
+@pytest.mark.parametrize("case", ENQUEUE_MUTANTS, ids=[c[0] for c in ENQUEUE_MUTANTS])
+def test_enqueue_rule(enqueue_text, case):
+    _id, pattern, replacement, text = case
+    mutant, count = re.subn(pattern, replacement, enqueue_text)
+    assert count == 1, pattern
+    diagnostics = validate(spirvkit.assemble(mutant, "opencl2.0"), "opencl2.0", max_errors=None)
+    assert diagnostics and diagnostics[0].rule.startswith("enqueue.") and text in diagnostics[0].message, \
+        diagnostics[:2]

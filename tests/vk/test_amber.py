@@ -75,7 +75,8 @@ def test_tolerance_and_comparators_can_fail(tmp_path):
 
 
 BAD = [
-    ("no_header", "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\n", ":1: not supported yet: VkScript"),
+    ("no_header", "BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\n",   # a VkScript (test_vkscript.py) with no shader
+     ":1: not supported yet: a VkScript without a [compute shader] section"),
     ("graphics", "#!amber\nPIPELINE graphics g\nEND\n", ":2: not supported yet: graphics pipelines"),
     ("vertex", "#!amber\nSHADER vertex v PASSTHROUGH\n", ":2: not supported yet: vertex shaders"),
     ("command", "#!amber\nFROB x\n", ":2: not supported yet: the AmberScript command FROB"),
@@ -157,7 +158,8 @@ def test_glsl_compile_errors_name_the_script_line(tmp_path):
 
 # ----- images, samplers, arrays of descriptors, files ---------------------------------------------
 IMAGE_SCRIPTS = {"images_asm.amber": 6, "sample_asm.amber": 15, "texel_buffers_asm.amber": 1,
-                 "desc_array_asm.amber": 1, "image_array_asm.amber": 2, "files_asm.amber": 6, "fill_asm.amber": 6}
+                 "desc_array_asm.amber": 1, "image_array_asm.amber": 2, "files_asm.amber": 6, "fill_asm.amber": 6,
+                 "mips_compare_asm.amber": 4}
 
 
 def test_image_and_descriptor_array_scripts_pass():
@@ -183,6 +185,10 @@ def test_image_and_descriptor_array_scripts_pass():
      "img texel (1, 2) is (85, 128, 255, 0) (0..255); expected (0, 128, 255, 0); 2 of 4 texel(s) differ"),
     ("fill_asm.amber", "TOLERANCE 0.6 0.004 0.004 0 EQ_RGBA 128 128", "TOLERANCE 0.6 0.003 0.004 0 EQ_RGBA 128 127",
      "img texel (0, 2) is (0, 128, 255, 0) (0..255); expected (128, 127, 255, 0)"),
+    ("mips_compare_asm.amber", "COMPARE on COMPARE_OP less", "COMPARE on COMPARE_OP greater",
+     "out element 3 component 0 (value 0 from byte 48) is 1.0; expected EQ 0.0"),
+    ("mips_compare_asm.amber", "EXPECT out IDX 32 EQ 3 2 2 0", "EXPECT out IDX 32 EQ 1 2 2 0",
+     "out element 2"),
     ("fill_asm.amber", "EXPECT img IDX 3 2 SIZE 1 2 EQ_RGB 255 128 255", "EXPECT img IDX 3 2 SIZE 1 2 EQ_RGB 255 128 250",
      "img texel (3, 2) is (255, 128, 255) (0..255); expected (255, 128, 250)"),
 ])
@@ -207,18 +213,18 @@ BAD_IMAGES = [
      ":2: expected positive IMAGE HEIGHT"),
     ("image_data_size", "#!amber\nIMAGE i DATA_TYPE float DIM_2D WIDTH 2 HEIGHT 2 DATA\n1 2 3\nEND\n",
      ":2: Elements provided in data does not match size specified: 4 specified vs 3 provided"),
-    ("image_mips", "#!amber\nIMAGE i FORMAT R8G8B8A8_UNORM MIP_LEVELS 2 DIM_2D WIDTH 2 HEIGHT 2\n",
-     ":2: not supported yet: images with several MIP_LEVELS"),
+    ("image_mips", "#!amber\nIMAGE i FORMAT R8G8B8A8_UNORM MIP_LEVELS 3 DIM_2D WIDTH 2 HEIGHT 2\n",
+     ":2: IMAGE MIP_LEVELS 3: a 2x2 image has at most 2"),
     ("image_samples", "#!amber\nIMAGE i FORMAT R8G8B8A8_UNORM SAMPLES 4 DIM_2D WIDTH 2 HEIGHT 2\n",
-     ":2: not supported yet: multisampled images (SAMPLES)"),
+     ":2: not supported yet: multisampled IMAGEs (SAMPLES) in Amber scripts"),
     ("image_format", "#!amber\nIMAGE i FORMAT D32_SFLOAT_S8_UINT DIM_2D WIDTH 2 HEIGHT 2\n",
      ":2: not supported yet: buffer format D32_SFLOAT_S8_UINT"),
     ("sampler_param", "#!amber\nSAMPLER s MAG_FILTER linear \\\n  FOO\n", ":2: unexpected sampler parameter FOO"),
     ("sampler_filter", "#!amber\nSAMPLER s MAG_FILTER foo\n", ":2: mag_filter is one of nearest, linear, not 'foo'"),
     ("sampler_unnormalized", "#!amber\nSAMPLER s UNNORMALIZED_COORDS\n",
      ":2: unnormalized coordinates take the clamp_to_edge and clamp_to_border address modes only"),
-    ("sampler_compare", "#!amber\nSAMPLER s COMPARE on COMPARE_OP less\n",
-     ":2: not supported yet: samplers with depth comparison"),
+    ("sampler_compare", "#!amber\nSAMPLER s COMPARE on COMPARE_OP lesser\n",
+     ":2: compare_op is one of never, less"),
     ("bind_sampler_unknown", IMAGE_PRELUDE + "PIPELINE compute p\n  BIND SAMPLER t DESCRIPTOR_SET 0 BINDING 0\nEND\n",
      ":5: BIND: unknown sampler 't'"),
     ("bind_combined_no_sampler", IMAGE_PRELUDE + "PIPELINE compute p\n  BIND BUFFER img AS combined_image_sampler "

@@ -20,7 +20,6 @@ from .platform import Context
 from .queue import run_command
 
 UNCHECKED_OPTION = "-spirvkit-unchecked"   # a build option: launch this program's kernels without bounds checks
-_PREFERRED_MULTIPLE = 8
 _ACCESS_NAMES = {"ReadOnly": "read_only", "WriteOnly": "write_only", "ReadWrite": "read_write"}
 
 
@@ -69,7 +68,6 @@ class Program:
         self.unchecked = UNCHECKED_OPTION in opts
         opts = [o for o in opts if o != UNCHECKED_OPTION]
         self._options = " ".join(opts)
-        self._build_args, self._qualifiers = opts, None
         try:
             if self.source is not None:
                 from ..clc.compiler import compile_cl
@@ -194,7 +192,9 @@ class Kernel:
         if param == kernel_work_group_info.COMPILE_WORK_GROUP_SIZE:
             return list(self._native.required_local_size or (0, 0, 0))
         if param == kernel_work_group_info.PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-            return _PREFERRED_MULTIPLE
+            from ..jit.abi import PREFERRED_WORK_GROUP_SIZE_MULTIPLE   # here: importing spirvkit.cl stays cheap
+
+            return PREFERRED_WORK_GROUP_SIZE_MULTIPLE
         if param in (kernel_work_group_info.LOCAL_MEM_SIZE, kernel_work_group_info.PRIVATE_MEM_SIZE):
             try:
                 r = self._native._checked_resources()
@@ -229,13 +229,15 @@ class Kernel:
                          status_code.INVALID_VALUE)
 
     def _type_qualifier(self, index: int, routine: str) -> int:
-        program = self.program
-        if program.source is None:
+        """The qualifier bits of the compiler's kernel_arg_type_qual words (api.ArgInfo)."""
+        quals = self._native.args[index].type_qualifiers
+        if self.program.source is None or quals is None:
             raise RuntimeError("a program made from SPIR-V IL has no type qualifiers for its kernel arguments",
                                routine, status_code.KERNEL_ARG_INFO_NOT_AVAILABLE)
-        if program._qualifiers is None:
-            program._qualifiers = kernel_type_qualifiers(program.source, program._build_args)
-        return program._qualifiers[self.function_name][index]
+        bits = kernel_arg_type_qualifier.NONE
+        for word in quals.split():
+            bits |= getattr(kernel_arg_type_qualifier, word.upper(), kernel_arg_type_qualifier.NONE)
+        return bits
 
     def _param_type(self, index: int):
         native = self._native
@@ -457,52 +459,3 @@ def enqueue_nd_range_kernel(queue, kernel: Kernel, global_work_size, local_work_
 
 def create_program_with_il(context: Context, il: bytes) -> Program:
     return Program(context, bytes(il))
-
-
-
-def kernel_type_qualifiers(source: str, build_args: list[str]) -> dict[str, list[int]]:
-    """Each kernel's CL_KERNEL_ARG_TYPE_QUALIFIER values, read from its parameters as written
-    (the compiled module keeps none of them), as clang's kernel_arg_type_qual gives them: CONST
-    for a pointer to const or to ``__constant``, RESTRICT for a restrict pointer, VOLATILE for a
-    pointer to volatile, PIPE for a pipe; nothing for a by-value parameter or a const pointer
-    itself. Typedefs are followed."""
-    from ..clc import PreprocessorOptions, ast, parse
-    from ..clc.compiler import split_options
-
-    front, _ = split_options(build_args)
-    unit = parse(source, options=PreprocessorOptions.from_args(front))
-    typedefs = {d.name: d.type for d in unit.decls if isinstance(d, ast.Decl) and "typedef" in (d.storage or ())}
-
-    def resolve(t, quals=()):
-        """The type node with typedef names replaced, and the qualifiers gathered on the way."""
-        seen = set()
-        while isinstance(t, ast.BaseType) and t.typedef_name in typedefs and t.typedef_name not in seen:
-            seen.add(t.typedef_name)
-            quals += tuple(t.qualifiers or ()) + ((t.address_space,) if t.address_space else ())
-            t = typedefs[t.typedef_name]
-        return t, quals
-
-    def qualifier(t) -> int:
-        t, outer = resolve(t)
-        if isinstance(t, ast.BaseType) and ("pipe" in (t.qualifiers or ()) or "pipe" in outer):
-            return kernel_arg_type_qualifier.PIPE
-        if not isinstance(t, ast.PointerType):
-            return kernel_arg_type_qualifier.NONE
-        bits = kernel_arg_type_qualifier.RESTRICT if "restrict" in tuple(t.qualifiers or ()) + outer else 0
-        pointee, quals = resolve(t.pointee)
-        if isinstance(pointee, (ast.BaseType, ast.PointerType)):
-            quals += tuple(pointee.qualifiers or ())
-        space = getattr(pointee, "address_space", None) or getattr(t, "address_space", None)
-        if "const" in quals or space == "constant" or "constant" in quals:
-            bits |= kernel_arg_type_qualifier.CONST
-        if "volatile" in quals:
-            bits |= kernel_arg_type_qualifier.VOLATILE
-        return bits
-
-    out = {}
-    for d in unit.decls:
-        if isinstance(d, ast.FunctionDef) and "kernel" in (d.decl.funcspecs or ()):
-            fnode = d.decl.type
-            params = [p for p in (getattr(fnode, "params", None) or ()) if p.name is not None or p.type is not None]
-            out[d.decl.name] = [qualifier(p.type) for p in params]
-    return out

@@ -127,6 +127,8 @@ def _pieces(x) -> list:
                                                    else ["[", d.index, "]"])] + [" = ", x.init]
     if k == "TypeName":
         return [type_to_str(x.type)]
+    if k == "AsType":
+        return ["__builtin_astype(", x.expr, ", ", x.to, ")"]
     if k == "BlockLiteral":
         return ["^" + type_to_str(x.type) + " {...}"]
     if k == "StmtExpr":

@@ -211,16 +211,12 @@ class BlocksMixin:
         function context named for the variable (the invoke function's name, clang's)."""
         from .codegen import FuncInfo  # (codegen imports this module)
 
-        for attr, default in (("fn_scope", None), ("labels", {}), ("gotos", {}), ("placed_labels", set()),
-                              ("loops", []), ("known_conditions", {})):
-            if not hasattr(self, attr):   # (before the first function definition)
-                setattr(self, attr, default)
         saved = (self.fn_info, self.scope)
         self.fn_info = FuncInfo(d.name, Function(VOID, ()), 0, d, False)
         n = self.block_counts.get(None, 0) + 1   # (clang numbers program-scope ones across the unit)
         self.block_counts[None] = n
         try:
-            f, ctx, info = self.compile_block_literal(node, f"{d.name}_block_invoke" + (f"_{n}" if n > 1 else ""))
+            ctx, info = self.compile_block_literal(node, f"{d.name}_block_invoke" + (f"_{n}" if n > 1 else ""))
         finally:
             self.fn_info, self.scope = saved
         return info, self.literal_global(ctx, info)
@@ -295,11 +291,11 @@ class BlocksMixin:
         owner = getattr(self.fn_info.node, "name", None) or self.fn_info.name  # (an overload's own name)
         n = self.block_counts.get(owner, 0) + 1
         self.block_counts[owner] = n
-        f, ctx, info = self.compile_block_literal(node, f"__{owner}_block_invoke" + (f"_{n}" if n > 1 else ""))
+        ctx, info = self.compile_block_literal(node, f"__{owner}_block_invoke" + (f"_{n}" if n > 1 else ""))
         return self.make_literal(ctx, info), info
 
     def compile_block_literal(self, node, name: str):
-        """The invoke function ``name`` of a literal; (function, _Context, BlockInfo)."""
+        """Compile the invoke function ``name`` of a literal; (_Context, BlockInfo)."""
         params, param_nodes = self.block_params(node)
         uchar_ptr = self.ptr_type(_UCHAR, "generic")
         ctx = _Context(self.block_ctx, self.scope, node)
@@ -349,7 +345,7 @@ class BlocksMixin:
             (self.f, self.scope, self.fn_scope, self.labels, self.gotos, self.placed_labels, self.loops,
              self.block_ctx, self.known_conditions, self.fn_info) = saved
         btype = Block(result, tuple(params))
-        return f, ctx, self.finish_literal(ctx, f, btype, name)
+        return ctx, self.finish_literal(ctx, f, btype, name)
 
     def block_params(self, node):
         """The parameter types of a literal (§6.12: no variadic literal, no block parameter)."""

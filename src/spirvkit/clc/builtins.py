@@ -266,11 +266,6 @@ C11_FETCH = {"add": "OpAtomicIAdd", "sub": "OpAtomicISub", "or": "OpAtomicOr", "
              "and": "OpAtomicAnd", "min": "min", "max": "max"}
 UNSUPPORTED_PREFIXES = {
     "get_image_num_": "image functions of cl_khr_mipmap_image and cl_khr_gl_msaa_sharing",
-    "enqueue_": "device-side enqueue", "get_kernel_": "device-side enqueue",
-    "ndrange_": "device-side enqueue", "retain_event": "device-side enqueue",
-    "release_event": "device-side enqueue", "create_user_event": "device-side enqueue",
-    "set_user_event_status": "device-side enqueue", "capture_event_profiling_info": "device-side enqueue",
-    "get_default_queue": "device-side enqueue", "is_valid_event": "device-side enqueue",
 }
 
 _TABLE: dict[str, list] = {}

@@ -13,8 +13,8 @@ from .builtins import (C11_FETCH, LEGACY_ATOMICS, SUB_GROUP_ITEM, WORK_ITEM, WOR
 from .codegen_expr import expr_start
 from .enqueue import ENQUEUE_BUILTINS
 from .sema import SemaError, not_supported
-from .types import (BOOL, DOUBLE, FLOAT, HALF, INT, LONG, SIZE_T, UINT, ULONG, VOID, CType, Pointer, Scalar,
-                    Vector, atomic_name, relational_result, vector_of)
+from .types import (BOOL, DOUBLE, FLOAT, HALF, INT, LONG, SIZE_T, STORAGE_CLASS, UINT, ULONG, VOID, CType, Pointer,
+                    Scalar, Vector, atomic_name, relational_result, vector_of)
 
 # Memory semantics bits (SPIR-V): the order, then the storage classes a fence covers.
 SEQ_CST, ACQ_REL, ACQUIRE, RELEASE = 0x10, 0x8, 0x2, 0x4
@@ -385,8 +385,7 @@ class BuiltinsMixin:
         t = Pointer(p.type.pointee, space)
         if p.type.space != "generic":  # statically known: the pointer itself, or NULL
             return self.val(t, p.id) if p.type.space == space else self.const(t, 0)
-        rid = self.op("OpGenericCastToPtrExplicit", t, args[0].id, self.b.enum("StorageClass",
-                      {"global": "CrossWorkgroup", "local": "Workgroup", "private": "Function"}[space]))
+        rid = self.op("OpGenericCastToPtrExplicit", t, args[0].id, self.b.enum("StorageClass", STORAGE_CLASS[space]))
         return self.val(t, rid)
 
     def bi_to_local(self, args, node):

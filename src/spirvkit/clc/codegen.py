@@ -20,16 +20,17 @@ from .builtins_non_uniform import NonUniformMixin
 from .images import ImagesMixin
 from .pipes import PipesMixin
 from .blocks import BlocksMixin
-from .enqueue import DeviceEventType, EnqueueMixin, QueueType
+from .enqueue import EnqueueMixin
 from .builtins_lower import BuiltinsMixin
 from .codegen_expr import ExpressionsMixin, LVal, Val
 from .codegen_init import InitializersMixin
 from .flow import MAYBE, NEVER, fall_through
+from .kernel_arg_quals import type_qualifiers
 from .sema import Scope, SemaError, Symbol, TypeResolver, check_implicit, not_supported
 from .source import Diagnostic, Note, expansion_location, located_diagnostic
-from .types import (folded_int, ACCESS_QUALIFIER, BOOL, INT, STORAGE_CLASS, VOID, Array, Atomic, Block, CType, EventType, Function,
-                    Image, PipeType, Pointer, Record, ReserveIdType, SamplerType, Scalar, Vector, type_from_name,
-                    unqualified_name)
+from .types import (ACCESS_QUALIFIER, BOOL, INT, STORAGE_CLASS, VOID, Array, Atomic, Block, CType, DeviceEventType,
+                    EventType, Function, Image, PipeType, Pointer, QueueType, Record, ReserveIdType, SamplerType,
+                    Scalar, Vector, folded_int, type_from_name, unqualified_name)
 
 # Enumerators clang's opencl-c-base.h declares (values as clang gives them).
 PREDEFINED_ENUMS = {
@@ -98,8 +99,12 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
         self.f = None  # the FunctionBuilder being filled
         self.fn_info = None
         self.scope = self.globals
+        # A function's statement state (reset per function definition; a program-scope block
+        # literal is compiled before any, blocks.program_block_literal).
+        self.fn_scope = None
         self.loops: list[tuple[int, int | None]] = []
         self.labels: dict[str, int] = {}
+        self.gotos, self.placed_labels, self.known_conditions = {}, set(), {}
         self.contract_off = False
         # half values need cl_khr_fp16 (§1.1.1, §1.9 #12), enabled by its pragma from where the
         # pragma is onward (until "disable", or "all : disable"), as in clang: the generator
@@ -631,11 +636,18 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
                         raise SemaError(f"'{_written_type(p, t)}' cannot be used as the type of a kernel "
                                         "parameter", p)
 
+    def _typedef_node(self, name: str):
+        """The AST type a file-scope typedef name stands for (None: no such typedef)."""
+        sym = self.globals.names.get(name)
+        return sym.node.type if sym is not None and sym.kind == "typedef" else None
+
     def kernel_metadata(self, info, decl, ftype, params) -> None:
         self.kernels.append(info)
         fid = info.id
         types = "".join(unqualified_name(t) + "," for t in ftype.params)
         self.b.string(f"kernel_arg_type.{decl.name}.{types}")
+        quals = "".join(type_qualifiers(p.type, self._typedef_node) + "," for p in params)
+        self.b.string(f"kernel_arg_type_qual.{decl.name}.{quals}")
         applied: dict[str, list[int]] = {}
         for attr in decl.attributes or ():
             name = attr.name.strip("_")
@@ -920,7 +932,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             self.declare_function(d.name, t, d, "kernel" in d.funcspecs)
             return
         if any(a.name.strip("_") == "blocks" for a in d.attributes or ()):  # `__block int x` (§6.12.5)
-            raise SemaError("the __block storage type is not permitted", d)
+            self.error(SemaError("the __block storage type is not permitted", d))   # (declared still, as clang)
         if t.is_block:
             self.check_block_declaration(d, program_scope=False)
             self.block_variable(d, t)

@@ -698,7 +698,6 @@ class OperatorsMixin:
             return v
         return self.val(rt, rid)
 
-
     def call_argument(self, v, pt, node) -> int:
         """The id of argument ``v`` converted to its parameter's type ``pt`` (of a function or a
         block), with clang's errors at the argument."""

@@ -20,52 +20,11 @@ from __future__ import annotations
 from . import ast
 from .codegen_expr import Val
 from .sema import SemaError, check_implicit, conversion_message, is_null_constant, is_null_pointer_constant
-from .types import BOOL, INT, SIZE_T, STORAGE_CLASS, UCHAR, UINT, VOID, Array, Block, CType, Pointer, Record
+from .types import (BOOL, CLK_EVENT_T, INT, NDRANGE_T, QUEUE_T, SIZE_T, STORAGE_CLASS, UCHAR, UINT, VOID, Array,
+                    Block, DeviceEventType, Pointer, QueueType)
 
-
-class _Handle(CType):
-    """A device-side enqueue handle: a value of its own type, kept in private memory."""
-
-    size = 8
-    align = 8
-    name = ""
-
-    def __eq__(self, other):
-        return type(other) is type(self)
-
-    def __hash__(self):
-        return hash(self.name)
-
-    def __str__(self):
-        return self.name
-
-
-class QueueType(_Handle):
-    name = "queue_t"
-    null_from_zero = True  # CLK_NULL_QUEUE is 0: an integer constant 0 converts to the null queue
-
-
-class DeviceEventType(_Handle):
-    name = "clk_event_t"
-
-
-QUEUE_T, CLK_EVENT_T = QueueType(), DeviceEventType()
-
-
-def _ndrange_type() -> Record:
-    rec = Record("struct", None)
-    rec.typedef_name = "ndrange_t"
-    sizes = Array(SIZE_T, 3)
-    rec.define([("workDimension", UINT), ("globalWorkOffset", sizes), ("globalWorkSize", sizes),
-                ("localWorkSize", sizes)])
-    return rec
-
-
-NDRANGE_T = _ndrange_type()
+# (The handle types and ndrange_t are in types.py.) ParamAlign: the generic literal's alignment.
 GENERIC_LITERAL_ALIGN = 8
-# (kernel_enqueue_flags_t and clk_profiling_info are int typedefs in clang's header)
-ENQUEUE_TYPES = {"queue_t": QUEUE_T, "clk_event_t": CLK_EVENT_T, "ndrange_t": NDRANGE_T,
-                 "kernel_enqueue_flags_t": INT, "clk_profiling_info": INT}
 ENQUEUE_BUILTINS = frozenset({
     "get_default_queue", "ndrange_1D", "ndrange_2D", "ndrange_3D", "enqueue_kernel", "enqueue_marker",
     "retain_event", "release_event", "create_user_event", "set_user_event_status", "is_valid_event",
@@ -75,6 +34,11 @@ _KERNEL_QUERIES = {"get_kernel_work_group_size": "OpGetKernelWorkGroupSize",
                    "get_kernel_preferred_work_group_size_multiple": "OpGetKernelPreferredWorkGroupSizeMultiple",
                    "get_kernel_sub_group_count_for_ndrange": "OpGetKernelNDrangeSubGroupCount",
                    "get_kernel_max_sub_group_size_for_ndrange": "OpGetKernelNDrangeMaxSubGroupSize"}
+
+
+def _arithmetic(t) -> bool:
+    """A scalar that converts to ndrange_1D's ``size_t`` parameters (clang: a float too)."""
+    return t.is_scalar and (t.is_integer or t.is_float)
 
 
 class EnqueueMixin:
@@ -175,7 +139,7 @@ class EnqueueMixin:
         dims = int(name[-2])
         args = [self.expr(a) for a in node.args]
         if not 1 <= len(args) <= 3 or any(
-                not (a.type.is_scalar and a.type.is_integer if dims == 1 else a.type.is_array or a.type.is_pointer)
+                not (_arithmetic(a.type) if dims == 1 else a.type.is_array or a.type.is_pointer)
                 for a in args):
             raise SemaError(f"no matching function for call to '{name}'", node.func)
         values = []
@@ -185,7 +149,7 @@ class EnqueueMixin:
                 continue
             if a.type.is_array:
                 a = self.decay(a)
-            if a.type.pointee != SIZE_T:
+            if a.type.pointee != SIZE_T or a.type.space != "private":   # (clang's header: const size_t[N], private)
                 raise SemaError(f"no matching function for call to '{name}'", node.func)
             sizes = Array(SIZE_T, dims)
             ptr = self.f.op("OpBitcast", self.b.type_pointer(STORAGE_CLASS[a.type.space], self.spv(sizes, True)), a.id)
@@ -217,7 +181,7 @@ class EnqueueMixin:
     def _block_operands(self, name, arg_node):
         """(BlockInfo, [Invoke, Param, ParamSize, ParamAlign]) of the block argument of an
         enqueue built-in."""
-        if not (self.block_callee(arg_node) or isinstance(arg_node, ast.BlockLiteral)):
+        if not self.block_callee(arg_node):  # (a block literal or a block variable)
             raise SemaError(f"illegal call to '{name}', expected block argument type", arg_node)
         v, info = self.block_value(arg_node)
         invoke = self.block_kernel(info)
@@ -240,7 +204,7 @@ class EnqueueMixin:
         nd = self.expr(args[2])
         if nd.type is not NDRANGE_T:
             raise SemaError("illegal call to 'enqueue_kernel', expected 'ndrange_t' argument type", args[2])
-        if self.block_callee(args[3]) or isinstance(args[3], ast.BlockLiteral):
+        if self.block_callee(args[3]):
             null = self.b.constant_null(self.spv(Pointer(CLK_EVENT_T, "generic")))
             events, block_at = None, 3
         else:
@@ -254,11 +218,30 @@ class EnqueueMixin:
             wait = self._event_pointer(self.expr(args[4]), args[4], illegal="enqueue_kernel")
             ret = self._event_pointer(self.expr(args[5]), args[5], illegal="enqueue_kernel")
             events, block_at = [self.convert(count, UINT, args[3]).id, wait, ret], 6
-            if not (self.block_callee(args[6]) or isinstance(args[6], ast.BlockLiteral)):
+            if not self.block_callee(args[6]):
                 raise SemaError("illegal call to 'enqueue_kernel', expected block argument type", args[6])
         block_node, sizes = args[block_at], args[block_at + 1:]
-        info = self.peek_block(block_node)
-        params = info.params if info is not None else ()
+        self._check_local_parameters(block_node, sizes, callee)
+        size_values = []
+        for size_node in sizes:
+            v = self.expr(size_node)
+            if not (v.type.is_scalar and v.type.is_integer):
+                raise SemaError("illegal call to enqueue_kernel, parameter needs to be specified as integer type",
+                                size_node)
+            size_values.append((v, size_node))
+        queue = q.id
+        flag = self.convert(flags, UINT, args[1]).id
+        nd_ptr = self._ndrange_pointer(nd, args[2], "enqueue_kernel")
+        if events is None:
+            events = [self.u32(0), null, null]
+        info, block = self._block_operands("enqueue_kernel", block_node)
+        return Val(INT, self.f.op("OpEnqueueKernel", self.spv(UINT), queue, flag, nd_ptr, *events, *block,
+                                  *self._local_size_pointers(size_values)))
+
+    def _check_local_parameters(self, block_node, sizes, callee) -> None:
+        """clang's rules on an enqueued block's parameters: each a ``local void *``, one local size
+        argument for each."""
+        params = self.peek_block(block_node).params
         for k, p in enumerate(params):
             if not (p.is_pointer and p.space == "local" and p.pointee.is_void):  # (clang: at a literal's parameter)
                 where = block_node
@@ -273,30 +256,19 @@ class EnqueueMixin:
                             block_node)
         if len(sizes) != len(params):
             raise SemaError("mismatch in number of block parameters and local size arguments passed", callee)
-        size_values = []
-        for size_node in sizes:
-            v = self.expr(size_node)
-            if not (v.type.is_scalar and v.type.is_integer):
-                raise SemaError("illegal call to enqueue_kernel, parameter needs to be specified as integer type",
-                                size_node)
-            size_values.append((v, size_node))
-        queue = q.id
-        flag = self.convert(flags, UINT, args[1]).id
-        nd_ptr = self._ndrange_pointer(nd, args[2], "enqueue_kernel")
-        if events is None:
-            events = [self.u32(0), null, null]
-        info, block = self._block_operands("enqueue_kernel", block_node)
-        local_sizes = []
-        if size_values:  # a Function array of the sizes as size_t; the operands point at its elements
-            array = self.f.variable(self.b.type_pointer("Function", self.spv(Array(SIZE_T, len(sizes)), True)))
-            ulong_ptr = self.b.type_pointer("Function", self.spv(SIZE_T))
-            for k, (v, size_node) in enumerate(size_values):
-                slot = self.f.op("OpPtrAccessChain", ulong_ptr, array, self.u32(0), self.u32(k))
-                self.f.op("OpStore", None, slot, self.convert(v, SIZE_T, size_node).id)
-            for k in range(len(sizes)):
-                local_sizes.append(self.f.op("OpPtrAccessChain", ulong_ptr, array, self.u32(0), self.u32(k)))
-        return Val(INT, self.f.op("OpEnqueueKernel", self.spv(UINT), queue, flag, nd_ptr, *events, *block,
-                                  *local_sizes))
+
+    def _local_size_pointers(self, size_values) -> list[int]:
+        """The Local Size operands: the sizes stored as size_t in a Function array, a pointer to
+        each element (llvm-spirv's form: one access chain for the store, another for the operand)."""
+        if not size_values:
+            return []
+        array = self.f.variable(self.b.type_pointer("Function", self.spv(Array(SIZE_T, len(size_values)), True)))
+        ulong_ptr = self.b.type_pointer("Function", self.spv(SIZE_T))
+        for k, (v, size_node) in enumerate(size_values):
+            slot = self.f.op("OpPtrAccessChain", ulong_ptr, array, self.u32(0), self.u32(k))
+            self.f.op("OpStore", None, slot, self.convert(v, SIZE_T, size_node).id)
+        return [self.f.op("OpPtrAccessChain", ulong_ptr, array, self.u32(0), self.u32(k))
+                for k in range(len(size_values))]
 
     def peek_block(self, node):
         """The type of a block argument before it is compiled: a literal's written parameters

@@ -66,6 +66,7 @@ KNOWN_ATTRIBUTES = {
     "flatten": (0, 0), "visibility": (1, 1), "section": (1, 1), "may_alias": (0, 0),
     "transparent_union": (0, 0), "warn_unused_result": (0, 0), "format": None,
     "address_space": (1, 1), "max_work_group_size": (3, 3), "max_global_work_dim": (1, 1),
+    "blocks": (1, 1),   # what __block stands for (predefined.py); codegen refuses it (§6.12.5)
 }
 
 

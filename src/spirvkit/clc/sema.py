@@ -10,9 +10,10 @@ into located diagnostics and goes on with the next statement, so one run reports
 from __future__ import annotations
 
 from . import ast
-from .types import (ATOMIC_TYPES, BOOL, BUILTIN_TYPEDEFS, CHAR, DOUBLE, EVENT_T, FLOAT, HALF, IMAGE_GEOMETRY, INT,
-                    LONG, RESERVE_ID_T, SAMPLER_T, SHORT, UCHAR, UINT, ULONG, USHORT, VOID, Array, Block, CType,
-                    EventType, Function, Image, Pointer, Record, Scalar, Vector, common_scalar, rank, type_from_name)
+from .types import (ATOMIC_TYPES, BOOL, BUILTIN_TYPEDEFS, CHAR, DOUBLE, ENQUEUE_TYPES, EVENT_T, FLOAT, HALF,
+                    IMAGE_GEOMETRY, INT, LONG, RESERVE_ID_T, SAMPLER_T, SHORT, UCHAR, UINT, ULONG, USHORT, VOID, Array,
+                    Block, CType, EventType, Function, Image, Pointer, Record, Scalar, Vector, common_scalar, rank,
+                    type_from_name)
 
 
 class SemaError(Exception):
@@ -151,10 +152,8 @@ class TypeResolver:
             return SAMPLER_T
         if name in ENUM_LIKE:
             return ENUM_LIKE[name]
-        if self.cl_std >= 200:  # §6.13.17 (enqueue.py)
-            from .enqueue import ENQUEUE_TYPES
-            if name in ENQUEUE_TYPES:
-                return ENQUEUE_TYPES[name]
+        if self.cl_std >= 200 and name in ENQUEUE_TYPES:  # §6.13.17 (enqueue.py)
+            return ENQUEUE_TYPES[name]
         if name == "event_t":
             return EVENT_T
         if name == "reserve_id_t":

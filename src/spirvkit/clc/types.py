@@ -452,6 +452,52 @@ class ReserveIdType(CType):
 RESERVE_ID_T = ReserveIdType()
 
 
+# -- device-side enqueue (OpenCL C 2.0 §6.13.17; clc/enqueue.py) --------------------------------
+
+class _Handle(CType):
+    """A device-side enqueue handle: a value of its own type, kept in private memory."""
+
+    size = 8
+    align = 8
+    name = ""
+
+    def __eq__(self, other):
+        return type(other) is type(self)
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __str__(self):
+        return self.name
+
+
+class QueueType(_Handle):
+    name = "queue_t"
+    null_from_zero = True  # CLK_NULL_QUEUE is 0: an integer constant 0 converts to the null queue
+
+
+class DeviceEventType(_Handle):
+    name = "clk_event_t"
+
+
+QUEUE_T, CLK_EVENT_T = QueueType(), DeviceEventType()
+
+
+def _ndrange_type() -> Record:
+    rec = Record("struct", None)
+    rec.typedef_name = "ndrange_t"
+    sizes = Array(SIZE_T, 3)
+    rec.define([("workDimension", UINT), ("globalWorkOffset", sizes), ("globalWorkSize", sizes),
+                ("localWorkSize", sizes)])
+    return rec
+
+
+NDRANGE_T = _ndrange_type()
+# (kernel_enqueue_flags_t and clk_profiling_info are int typedefs in clang's header)
+ENQUEUE_TYPES = {"queue_t": QUEUE_T, "clk_event_t": CLK_EVENT_T, "ndrange_t": NDRANGE_T,
+                 "kernel_enqueue_flags_t": INT, "clk_profiling_info": INT}
+
+
 def folded_int(value) -> int:
     """A constant converted to an integer type when folding: an out-of-range or non-finite float
     is undefined behaviour (C99 6.3.1.4; clang warns with -Wliteral-conversion), folded to 0 for

@@ -141,13 +141,17 @@ class _Walker:
             fnode = d.decl.type
             while isinstance(fnode, ast.PointerType):
                 fnode = fnode.pointee
-            self.scopes.append({})
-            for p in getattr(fnode, "params", None) or ():
-                self.declare(p.name, p.type)
-            self.stmt(d.body)
-            self.scopes.pop()
+            self.body(fnode, d.body)
         elif isinstance(d, ast.Decl):
             self.decl(d)
+
+    def body(self, fnode, body) -> None:
+        """A function's or block literal's body, its parameters in a scope around it."""
+        self.scopes.append({})
+        for p in getattr(fnode, "params", None) or ():
+            self.declare(p.name, p.type)
+        self.stmt(body)
+        self.scopes.pop()
 
     def decl(self, d) -> None:
         if not isinstance(d, ast.Decl):  # _Static_assert among declarations
@@ -233,8 +237,9 @@ class _Walker:
         if isinstance(e, ast.StmtExpr):
             self.stmt(e.body)
             return
-        if isinstance(e, ast.BlockLiteral):
-            return  # sema says "not supported yet" about blocks
+        if isinstance(e, ast.BlockLiteral):  # (its parameter types hold nothing to check)
+            self.body(e.type, e.body)
+            return
         for _, child in e.children():
             if isinstance(child, (ast.Compound, ast.DeclStmt)):
                 self.stmt(child)

@@ -70,6 +70,7 @@ THREAD = _layout([
     ("frames", 1),           # arena for the work-items' records between regions (region kernels)
     ("frame_bytes", 1),      # the stride of one frame in that arena
     ("fault_flag", 1),       # set by checked code on an out-of-bounds access
+    ("check_races", 1),      # the races check (check_races.py): this thread's block, claimed lazily
 ])
 
 # Abort codes written to CONTEXT["abort"].
@@ -93,6 +94,10 @@ IMAGE = _layout([
     ("write_map", 1),        # byte c: the r, g, b, a component stored as component c (4: 0)
     ("border_alpha", 1),     # the border colour's alpha: 0 or 1 (its r, g, b are 0)
     ("srgb", 1),             # 1: an sRGB order (r, g, b stored non-linearly)
+    # Vulkan images (vk/resources.py) with several mip levels or samples: the descriptor is one
+    # block of these words per level (or per sample), level k's at word k * IMAGE["_words"].
+    ("levels", 1),           # mip levels (1 for OpenCL images)
+    ("samples", 1),          # samples per texel (1 unless multisampled)
 ])
 # The descriptor words an image's format alone decides: a launch fixes them at compile time
 # (jit/image_launch.py), so the kernel reads through straight-line code for that format.
@@ -111,6 +116,16 @@ SAMPLER_NEAREST = 0x10
 SAMPLER_BORDER = 0x100
 SAMPLER_BORDER_OPAQUE = 0x200
 SAMPLER_BORDER_WHITE = 0x400
+# Vulkan sampler state beyond those (vk.Sampler.bits): the minification filter (the LINEAR /
+# NEAREST bits above are the magnification filter), the mipmap mode, depth comparison with its
+# VkCompareOp (bit 0: passes on less, bit 1: on equal, bit 2: on greater), and minLod / maxLod
+# in unsigned 4.4 fixed point (1/16 of a level, Vulkan's usual mipLodPrecisionBits).
+SAMPLER_MIN_LINEAR = 0x40
+SAMPLER_MIPMAP_LINEAR = 0x80
+SAMPLER_COMPARE = 0x800
+SAMPLER_COMPARE_SHIFT = 12
+SAMPLER_MIN_LOD_SHIFT = 15
+SAMPLER_MAX_LOD_SHIFT = 23
 
 # Pipe descriptor: what a pipe kernel argument points to (runtime/pipes.py fills it). The
 # packets live in a ring of `capacity` slots. Four running counts (never wrapped) split it:
@@ -156,7 +171,7 @@ DEVICE_QUEUE = _layout([
 EVENT = _layout([
     ("live", 1),             # 1 while the slot is allocated (the runtime frees it)
     ("refs", 1),             # retain/release count (atomic)
-    ("status", 1),           # CL_QUEUED 3, CL_SUBMITTED 2, CL_COMPLETE 0, or an error (< 0)
+    ("status", 1),           # CL_QUEUED, CL_SUBMITTED, CL_RUNNING, CL_COMPLETE or an error (< 0)
     ("kind", 1),             # EVENT_KERNEL, EVENT_MARKER or EVENT_USER
     ("profile", 1),          # address for capture_event_profiling_info (0: none asked)
     ("exec_time", 1),        # once complete: CL_PROFILING_COMMAND_END - START, in ns
@@ -164,6 +179,10 @@ EVENT = _layout([
     ("pad", 1),
 ])
 EVENT_KERNEL, EVENT_MARKER, EVENT_USER = 1, 2, 3
+# An event's status word: OpenCL's command execution status values (cl.h; OpenCL C passes
+# CL_COMPLETE or an error to set_user_event_status), or a negative error code. The compiled
+# code sets the first statuses (jit/ops_enqueue.py), the runtime the rest (runtime/device_queue.py).
+CL_COMPLETE, CL_RUNNING, CL_SUBMITTED, CL_QUEUED = 0, 1, 2, 3
 # A command record in the arena: these header words, then the wait list's event handles, the
 # local-memory sizes and the block literal's bytes (padded to 8).
 RECORD = _layout([
@@ -179,3 +198,12 @@ RECORD = _layout([
     ("ndrange", 10),         # dims, offset[3], global[3], local[3] (local all 0: not given)
 ])
 RECORD_KERNEL, RECORD_MARKER, RECORD_END = 1, 2, 0x7FFFFFFF
+
+# Work-group sizes the compiled code and the host agree on. A kernel's preferred work-group size
+# multiple: what get_kernel_preferred_work_group_size_multiple returns (jit/ops_enqueue.py) and
+# spirvkit.cl reports as CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (cl/program.py).
+PREFERRED_WORK_GROUP_SIZE_MULTIPLE = 8
+# The most work-items of a group the host picks when a launch gives no local size
+# (runtime/ndrange.py); a child launch whose ndrange gives none is picked the same way, and the
+# sub-group queries of ops_enqueue.py compute that choice in the kernel.
+PICKED_GROUP_ITEMS = 256

@@ -12,7 +12,6 @@ compare itself.
 
 from __future__ import annotations
 
-from llvmlite import ir
 
 from .abi import CONTEXT
 from .check_passes import CHECK_STATE, I64, PTR, _word

@@ -1,6 +1,10 @@
 """The barriers check: every work-item of a group must reach the same barrier (or work-group
 collective) the same number of times.
 
+An async work-group copy is a collective too, done once for the group with the first work-item's
+operands: work-items that pass it another destination, source, count or stride (a size or
+offset computed from the local id) are reported as divergence at it (``same_operands``).
+
 A kernel with barriers runs region by region (regions.py): after each round every work-item
 has stopped at a barrier or collective, and its state is the region that barrier resumes, or
 DONE once it has returned. The group function already takes the lowest and highest state of
@@ -75,6 +79,33 @@ class BarrierCheck:
             zero = ir.Constant(I64, 0)
             b.call(self.passes.recorder(), [ctx, ts, *_local_ids(b, first, sx, sy), site_of(low),
                                             zero, zero, zero, zero, other_site, *_local_ids(b, other, sx, sy)])
+
+    def same_operands(self, kb, b: ir.IRBuilder, fn, ctx, ts, inst, in_slots, data, waiting, count, sizes) -> None:
+        """A work-group function whose operands every work-item must pass alike (an async copy:
+        the group does it once, with the first waiting work-item's): records a finding naming
+        that work-item and the first one that passed another destination, source, count or
+        stride. The group still copies with the first one's operands."""
+        first, _ = first_waiting(b, fn, count, waiting)
+        slots = [parts[0] for parts in in_slots]     # (a pointer's first part: its address)
+
+        def as_int(value):
+            return b.ptrtoint(value, I64) if isinstance(value.type, ir.PointerType) else value
+
+        def differs(i):
+            out = ir.Constant(ir.IntType(1), 0)
+            for slot in slots:
+                mine = as_int(b.load(data.at(slot, i), typ=slot.llvm))
+                theirs = as_int(b.load(data.at(slot, first), typ=slot.llvm))
+                out = b.or_(out, b.icmp_unsigned("!=", mine, theirs))
+            return b.and_(waiting(i), out)
+
+        other, found = first_waiting(b, fn, count, differs)
+        with b.if_then(found, likely=False):
+            site = ir.Constant(I64, self.passes.ml.site(inst, "barrier arguments", kb.spv_fn))
+            sx, sy, _ = sizes
+            zero = ir.Constant(I64, 0)
+            b.call(self.passes.recorder(), [ctx, ts, *_local_ids(b, first, sx, sy), site, zero, zero, zero, zero,
+                                            ir.Constant(I64, NO_SITE), *_local_ids(b, other, sx, sy)])
 
 
 def _local_ids(b: ir.IRBuilder, flat, sx, sy) -> list[ir.Value]:

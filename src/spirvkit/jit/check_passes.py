@@ -1,8 +1,8 @@
 """Dynamic checks beyond bounds: the one narrow interface the lowering calls.
 
 Bounds checks are part of every checked access (FunctionLowering.check_access). The other
-checks (issue 18: barriers, access, pointers; races and uninitialised values later) are
-instrumentation passes, one module each, that observe three events of the lowering:
+checks (issue 18: barriers, access, pointers, races, uninitialised values) are
+instrumentation passes, one module each, that observe these events of the lowering:
 
 - ``access``: a checked load, store, atomic or copy is about to happen (at the point where its
   bounds test is emitted). A pass returns an i1 that is true when the access is one of its
@@ -12,6 +12,11 @@ instrumentation passes, one module each, that observe three events of the loweri
   to happen: the same as ``access``, for both of its ranges.
 - ``rendezvous``: in a kernel run region by region (regions.py), every work-item of the group
   has run up to its next barrier or collective, or returned.
+- ``wait_events``: a work-item passes wait_group_events (the races check: async copies).
+- ``exchanged``: an atomic compare-exchange has run; whether it wrote is known only now.
+
+The races check (check_races.py) observes accesses and group copies without claiming them (a
+race does not stop an access), after the other passes: an access they skip is not recorded.
 
 A finding is recorded in the launch's findings table (CHECK_STATE below, filled by
 runtime/check_findings.py): one record per *site* (instruction and kind), so findings are
@@ -33,7 +38,7 @@ PTR = ir.PointerType()
 # The checks a launch can ask for; IMPLEMENTED are compiled in, the others are refused with a
 # "not supported yet" error rather than silently accepted.
 CHECK_NAMES = ("bounds", "races", "uninitialized", "barriers", "pointers", "access")
-IMPLEMENTED = ("bounds", "barriers", "pointers", "access")
+IMPLEMENTED = ("bounds", "races", "barriers", "pointers", "access", "uninitialized")
 
 # The check state of a launch (int64 words; CONTEXT["checks"] holds its address).
 CHECK_STATE = _layout([
@@ -42,6 +47,11 @@ CHECK_STATE = _layout([
     ("read_only", 1),       # address of one word per kernel parameter: the region base of a
                             # buffer the kernel must not write (read-only array, __constant), else
                             # NOT_READ_ONLY
+    ("races", 1),           # address of the races check's state (check_races.RACE_STATE), or 0
+    ("uninit", 1),          # uninitialized check: one word per parameter, the base of a buffer the
+                            # host made with spirvkit.uninitialized() (its shadow follows it), else
+                            # NOT_READ_ONLY
+    ("salt", 1),            # uninitialized check: varies the local-memory tags launch by launch
 ])
 NOT_READ_ONLY = -1          # never a region's base
 
@@ -86,12 +96,24 @@ class CheckPasses:
         self.ml = ml
         self.checks = checks
         self.kernel_params = 0     # the kernel's parameter count (set by compiler.lower_kernel)
+        self.kernel_function = None   # its SPIR-V function (the same)
         self.access_passes = []
         if "pointers" in checks:
             self.access_passes.append(PointerCheck(self))
         if "access" in checks:
             self.access_passes.append(AccessCheck(self))
         self.barriers = BarrierCheck(self) if "barriers" in checks else None
+        self.uninit = None        # the uninitialized check (check_uninit.py): also sees every value
+        if "uninitialized" in checks:
+            from .check_uninit import UninitCheck
+
+            self.uninit = UninitCheck(self)
+            self.access_passes.append(self.uninit)
+        self.races = None
+        if "races" in checks:   # called last: it observes the accesses the others let happen
+            from .check_races import RaceCheck
+
+            self.races = RaceCheck(self)
 
     # ----- events ---------------------------------------------------------------------------
     def access(self, fl, ptr, addr: ir.Value, base: ir.Value, end: ir.Value, size: ir.Value, kind: str):
@@ -102,6 +124,8 @@ class CheckPasses:
             found = check.access(fl, ptr, addr, base, end, size, kind)
             if found is not None:
                 claimed = found if claimed is None else fl.builder.or_(claimed, found)
+        if self.races is not None:
+            self.races.access(fl, ptr, addr, base, end, size, kind, claimed)
         return claimed
 
     def group_copy(self, b: ir.IRBuilder, ctx, ts, inst, spv_fn, sides) -> ir.Value | None:
@@ -114,7 +138,28 @@ class CheckPasses:
             found = check.group_copy(self, b, ctx, ts, inst, spv_fn, sides)
             if found is not None:
                 claimed = found if claimed is None else b.or_(claimed, found)
+        if self.races is not None:
+            self.races.group_copy(b, ctx, ts, inst, spv_fn, sides, claimed)
         return claimed
+
+    def exchanged(self, fl, ptr, size: int, succeeded: ir.Value) -> None:
+        """An atomic compare-exchange just ran (in bounds, not claimed): ``succeeded`` (i1) says
+        whether it wrote (the races check counts only a successful one as a write)."""
+        if self.races is not None:
+            b = fl.builder
+            addr, base, end = (b.ptrtoint(p, I64) for p in (ptr.addr, ptr.base, ptr.end))
+            self.races.exchanged(fl, addr, base, end, ir.Constant(I64, size), succeeded)
+
+    def same_operands(self, kb, b, fn, ctx, ts, inst, in_slots, data, waiting, count, sizes) -> None:
+        """An async work-group copy about to be done for the group (collectives.py): the
+        barriers check compares every waiting work-item's operands."""
+        if self.barriers is not None:
+            self.barriers.same_operands(kb, b, fn, ctx, ts, inst, in_slots, data, waiting, count, sizes)
+
+    def wait_events(self, fl) -> None:
+        """OpGroupWaitEvents, in a work-item: it waits for the group's async copies."""
+        if self.races is not None:
+            self.races.wait_events(fl)
 
     def report_group(self, b: ir.IRBuilder, ctx, ts, found, site: int, addr, base, end, size) -> None:
         """``report`` for a group operation (the work-item named is the group's first)."""
@@ -126,6 +171,8 @@ class CheckPasses:
     def rendezvous(self, kb, b, fn, ctx, ts, states, count, sizes, low, high, barriers) -> None:
         if self.barriers is not None:
             self.barriers.rendezvous(kb, b, fn, ctx, ts, states, count, sizes, low, high, barriers)
+        if self.races is not None:
+            self.races.rendezvous(b, ctx, ts, low, barriers)
 
     # ----- recording --------------------------------------------------------------------------
     def report(self, fl, found: ir.Value, site: int, addr, base, end, size, detail) -> None:

@@ -23,8 +23,11 @@ import functools
 from llvmlite import ir
 
 from ..errors import NotSupportedError, SpirvError
+from ..spirv.names import GROUP_OPERATION, OP, SCOPE
 from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr, handles
 from .intrinsics import intrinsic
+from .launch_words import load_word, word
+from .loops import CountedLoop
 from .ops_pipe import GROUP_OPS as PIPE_GROUP_OPS
 
 NON_UNIFORM_ARITHMETIC = tuple(
@@ -42,9 +45,10 @@ NON_UNIFORM = ("OpGroupNonUniformElect", "OpGroupNonUniformAll", "OpGroupNonUnif
                "OpGroupNonUniformBallot") + SHUFFLES
 COLLECTIVES = ("OpGroupAll", "OpGroupAny", "OpGroupBroadcast", "OpGroupAsyncCopy") + ARITHMETIC + NON_UNIFORM + \
     PIPE_GROUP_OPS
-OP_CONTROL_BARRIER = 224
-REDUCE, INCLUSIVE, EXCLUSIVE, CLUSTERED_REDUCE = 0, 1, 2, 3
-SUBGROUP = 3   # Scope
+OP_CONTROL_BARRIER = OP.ControlBarrier
+REDUCE, INCLUSIVE, EXCLUSIVE = GROUP_OPERATION.Reduce, GROUP_OPERATION.InclusiveScan, GROUP_OPERATION.ExclusiveScan
+CLUSTERED_REDUCE = GROUP_OPERATION.ClusteredReduce
+WORKGROUP, SUBGROUP = SCOPE.Workgroup, SCOPE.Subgroup
 
 
 @functools.cache
@@ -75,8 +79,9 @@ def lower_collective_outside_regions(fl: FunctionLowering, inst) -> None:
 @handles("OpGroupWaitEvents")
 def lower_wait_events(fl: FunctionLowering, inst) -> None:
     # An async copy is complete when the group passes it (see compute), so there is nothing
-    # to wait for.
-    return None
+    # to wait for (but the races check notes the work-item's wait).
+    if fl.ml.check_passes is not None:
+        fl.ml.check_passes.wait_events(fl)
 
 
 def operands(inst) -> list[int]:
@@ -106,16 +111,14 @@ def scope_id(inst) -> int:
 def _scope_ok(fl: FunctionLowering, inst) -> None:
     scope_word = scope_id(inst)
     scope = fl.ml.constants.value(scope_word) if fl.ml.constants.is_constant(scope_word) else None
-    if scope not in (2, 3):   # Workgroup, Subgroup
+    if scope not in (WORKGROUP, SUBGROUP):
         raise NotSupportedError(f"{inst.opname} with execution scope {scope} (word {inst.offset}): only "
                                 "Workgroup and Subgroup scope")
     if inst.opname == "OpGroupNonUniformRotateKHR" or (inst.opname in NON_UNIFORM_ARITHMETIC and
                                                         inst.words[4] == CLUSTERED_REDUCE):
         cluster_size(fl.ml, inst)     # checked while lowering the kernel, before any group function
     elif inst.opname in ARITHMETIC and inst.words[4] not in (REDUCE, INCLUSIVE, EXCLUSIVE):
-        from ..spirv.grammar import load_grammar
-        op = load_grammar().operand_kinds["GroupOperation"].by_value.get(inst.words[4])
-        raise NotSupportedError(f"{inst.opname} with group operation {op.name if op else inst.words[4]} "
+        raise NotSupportedError(f"{inst.opname} with group operation {GROUP_OPERATION.name(inst.words[4])} "
                                 f"(word {inst.offset})")
 
 
@@ -214,8 +217,6 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list,
     (state ``state``), in local linear id order, into each one's result slot. At Subgroup scope,
     each sub-group on its own: the work-items of local linear ids [k * n, min((k + 1) * n,
     count)) for the launch's sub-group size n."""
-    from .kernel import _counted_loop
-
     ml = kb.ml
     data = GroupData(b, records, count)
     opname = inst.opname
@@ -233,23 +234,24 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list,
             b.store(value, data.at(out_slot, i))
 
     if opname == "OpGroupAsyncCopy":
+        if ml.check_passes is not None:   # the barriers check: the same operands in every work-item
+            ml.check_passes.same_operands(kb, b, fn, ctx, ts, inst, in_slots, data, waiting, count, sizes)
         _async_copy(ml, kb.spv_fn, b, fn, ctx, ts, inst, in_slots, out_slot, data, waiting, count)
         return
     # Accumulators at the function's entry: this code runs once per region pass and sub-group.
     entry = ir.IRBuilder(fn.entry_basic_block)
     entry.position_at_start(fn.entry_basic_block)
-    from .kernel import _load_word
     from .abi import CONTEXT
-    n = _load_word(b, ctx, CONTEXT["sub_group_size"])
+    n = load_word(b, ctx, CONTEXT["sub_group_size"])
     max_size = None
     if opname == "OpGroupNonUniformRotateKHR":
         # SubgroupMaxSize (as builtins._scalar): the rotation's modulus when it has no ClusterSize.
-        enqueued = b.mul(b.mul(_load_word(b, ctx, CONTEXT["enqueued_local_size"]),
-                               _load_word(b, ctx, CONTEXT["enqueued_local_size"] + 1)),
-                         _load_word(b, ctx, CONTEXT["enqueued_local_size"] + 2))
+        enqueued = b.mul(b.mul(load_word(b, ctx, CONTEXT["enqueued_local_size"]),
+                               load_word(b, ctx, CONTEXT["enqueued_local_size"] + 1)),
+                         load_word(b, ctx, CONTEXT["enqueued_local_size"] + 2))
         max_size = b.select(b.icmp_unsigned("<", n, enqueued), n, enqueued)
     if ml.constants.value(scope_id(inst)) == SUBGROUP:
-        with _counted_loop(b, fn, b.udiv(b.add(count, b.sub(n, ir.Constant(I64, 1))), n), "subgroup") as k:
+        with CountedLoop(b, fn, b.udiv(b.add(count, b.sub(n, ir.Constant(I64, 1))), n), "subgroup") as k:
             lo = b.mul(k, n)
             end = b.add(lo, n)
             hi = b.select(b.icmp_unsigned("<", end, count), end, count)
@@ -261,9 +263,7 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list,
 
 def _item_loop(b: ir.IRBuilder, fn: ir.Function, lo, hi):
     """A loop class over the work-items [lo, hi): ``with items("name") as i: ...``."""
-    from .kernel import _counted_loop
-
-    class items(_counted_loop):
+    class items(CountedLoop):
         def __init__(self, name):
             super().__init__(b, fn, b.sub(hi, lo), name)
 
@@ -337,10 +337,9 @@ def _combine_items(ml, b: ir.IRBuilder, entry: ir.IRBuilder, fn: ir.Function, in
         # Clusters of ClusterSize work-items of consecutive ids from the group's first, each
         # reduced on its own (the last may be partial; a ClusterSize beyond the group's size,
         # undefined behaviour in SPIR-V, makes the group one cluster).
-        from .kernel import _counted_loop
         size = ir.Constant(I64, cluster_size(ml, inst))
         clusters = b.udiv(b.add(b.sub(hi, lo), b.sub(size, ir.Constant(I64, 1))), size)
-        with _counted_loop(b, fn, clusters, "cluster") as k:
+        with CountedLoop(b, fn, clusters, "cluster") as k:
             c_lo = b.add(lo, b.mul(k, size))
             c_end = b.add(c_lo, size)
             c_hi = b.select(b.icmp_unsigned("<", c_end, hi), c_end, hi)
@@ -491,7 +490,6 @@ def _async_copy(ml, spv_fn, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_
     work-item: the first waiting one's are used). The stride applies to the side that is not
     Workgroup memory. Checked builds test both ranges first; a range outside its buffer raises
     the fault flag (report builds record where) and copies nothing."""
-    from .kernel import _counted_loop, _word
     from .abi import THREAD
 
     first, _ = first_waiting(b, fn, count, waiting)
@@ -525,7 +523,7 @@ def _async_copy(ml, spv_fn, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_
             if claimed is not None:
                 inside = b.or_(inside, claimed)
             with b.if_then(b.not_(inside), likely=False):
-                slot = _word(b, ts, THREAD["fault_flag"])
+                slot = word(b, ts, THREAD["fault_flag"])
                 b.store(b.or_(b.load(slot, typ=I64), ir.Constant(I64, 1)), slot)
                 if ml.report_faults:
                     zero = ir.Constant(I64, 0)
@@ -537,14 +535,14 @@ def _async_copy(ml, spv_fn, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_
         go = ir.Constant(I1, 1)
     with b.if_then(go):
         dst, src = dst_parts[0], src_parts[0]
-        with _counted_loop(b, fn, n, "acopy") as i:
+        with CountedLoop(b, fn, n, "acopy") as i:
             far = b.mul(i, stride)
             d = b.gep(dst, [b.mul(far if dst_strided else i, elem_bytes)], source_etype=I8)
             s = b.gep(src, [b.mul(i if dst_strided else far, elem_bytes)], source_etype=I8)
             b.call(ml.llvm.declare_intrinsic("llvm.memcpy", [PTR, PTR, I64]),
                    [d, s, elem_bytes, ir.Constant(I1, 0)])
     if out_slot is not None:    # the event: nothing to wait for
-        with _counted_loop(b, fn, count, "events") as i:
+        with CountedLoop(b, fn, count, "events") as i:
             with b.if_then(waiting(i)):
                 b.store(ir.Constant(out_slot.llvm, None), data.at(out_slot, i))
 

@@ -82,6 +82,10 @@ def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | N
     # checked mode, so are calls that may read pointers kept in a caller's private struct or
     # block literal, whose bounds only the caller's body knows (private_shadows).
     inlined = functions_with_barriers(module) | (calls_to_inline(module) if checked else set())
+    if "uninitialized" in checks:   # values keep their shadows through calls (check_uninit.py)
+        from .check_uninit import functions_to_inline
+
+        inlined |= functions_to_inline(module)
     module = inline_sync_calls(module, kernel_body(module, entry.function), inlined)
     ml = ModuleLowering(module, target.target_data(), target.triple(), checked, spec_values, report_faults,
                         local_size, target.function_attributes(), guards, compact)
@@ -94,6 +98,7 @@ def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | N
     kb = KernelBuilder(ml, entry.function)
     if ml.check_passes is not None:
         ml.check_passes.kernel_params = len(kb.slots)   # the access check's read-only words
+        ml.check_passes.kernel_function = kb.spv_fn     # what the races check scans for fences
     kb.build()
     body = ml.llvm.globals.get("spirvkit_body")
     if body is not None and kb.slots and enqueue_targets(module) & {entry.function, kb.spv_fn.id}:

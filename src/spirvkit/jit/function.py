@@ -158,12 +158,17 @@ class FunctionLowering:
 
         ab = self.alloca_builder
         size = self.types.size(pointee)
-        slot = opaque_alloca(ab, pointee.llvm, max(self.types.align(pointee), 8))
+        from .check_uninit import doubled
+
+        slot = opaque_alloca(ab, doubled(self.ml, pointee.llvm), max(self.types.align(pointee), 8))
         memcpy = intrinsic(self.ml.llvm, "llvm.memcpy", ir.VoidType(), [PTR, PTR, I64, I1], overloads=[PTR, PTR, I64])
         ab.call(memcpy, [slot, source.addr, ir.Constant(I64, size), ir.Constant(I1, 0)])
         if not self.checked:
             return Ptr(slot)
-        return Ptr(slot, slot, ab.gep(slot, [ir.Constant(I64, size)], source_etype=I8))
+        end = ab.gep(slot, [ir.Constant(I64, size)], source_etype=I8)
+        if self.ml.check_passes is not None and self.ml.check_passes.uninit is not None:
+            self.ml.check_passes.uninit.byval(ab, end, size)
+        return Ptr(slot, slot, end)
 
     def builder_at_entry(self) -> ir.IRBuilder:
         """A builder in the function's entry block, for values every block may use."""
@@ -224,7 +229,12 @@ class FunctionLowering:
             handler = HANDLERS.get(inst.opcode)
             if handler is None:
                 raise NotSupportedError(f"{inst.opname} (word {inst.offset})")
+            uninit = self.ml.check_passes.uninit if self.ml.check_passes is not None else None
+            if uninit is not None:       # the uninitialized check follows values (check_uninit.py)
+                uninit.before(self, inst)
             handler(self, inst)
+            if uninit is not None:
+                uninit.after(self, inst)
             if region is not None:
                 rid = inst.result_id
                 if rid is not None and rid in region.layout.values:
@@ -261,6 +271,8 @@ class FunctionLowering:
                 parts = incoming_parts(incoming, len(phis), self, pred)
                 for phi, part in zip(phis, parts):
                     phi.add_incoming(part, pred)
+        if self.ml.check_passes is not None and self.ml.check_passes.uninit is not None:
+            self.ml.check_passes.uninit.finish(self)   # its shadow phis (check_uninit.py)
 
     # ----- checks ---------------------------------------------------------------------------
     def site(self, kind: str) -> int:
@@ -311,8 +323,8 @@ class FunctionLowering:
             with b.if_then(b.not_(claimed)) if claimed is not None else contextlib.nullcontext():
                 b.call(self.ml.runtime("fault"), [self.ctx, self.ts, self.lx, self.ly, self.lz,
                                                   ir.Constant(I64, self.site(kind)), addr, base, end, size])
+        self._access = (b.block, join)   # (the if_then above split the fault path: its last block)
         b.branch(join)
-        self._access = (bad_block, join)
         b.position_at_end(ok_block)
 
     def join_access(self, value: ir.Value | None = None, fallback: ir.Value | None = None):

@@ -32,7 +32,21 @@ PTR = ir.PointerType()
 V4F, V4I = ir.VectorType(F32, 4), ir.VectorType(I32, 4)
 
 
-def channel_type(name: str) -> int:
+# Vulkan's packed formats that OpenCL has no channel type for (vk/resources.py): descriptor
+# channel-type codes of their own, past SPIR-V's ImageChannelDataType values (only Vulkan
+# images have them, and shaders have no OpImageQueryFormat). A2B10G10R10: r in bits 0-9, g
+# 10-19, b 20-29, a 30-31; B10G11R11_UFLOAT: r 0-10, g 11-21 (unsigned 11-bit floats: 5-bit
+# exponent, 6-bit mantissa), b 22-31 (5-bit exponent, 5-bit mantissa).
+VULKAN_PACKED = {"A2B10G10R10_UNORM": 0x10001, "A2B10G10R10_UINT": 0x10002, "B10G11R11_UFLOAT": 0x10003}
+_RGB10A2 = [(0, 10), (10, 10), (20, 10), (30, 2)]
+_UFLOAT = [(0, 6), (11, 6), (22, 5)]   # (shift, mantissa bits); the exponent is 5 bits above them
+
+
+def channel_type(name) -> int:
+    """The descriptor's channel-type code: SPIR-V's ImageChannelDataType value, or a
+    VULKAN_PACKED code."""
+    if name in VULKAN_PACKED:
+        return VULKAN_PACKED[name]
     from ..spirv.grammar import load_grammar
 
     return load_grammar().operand_kinds["ImageChannelDataType"].by_name[name].value
@@ -157,6 +171,10 @@ class TexelFunctions:
             "UnormInt101010": lambda b: packed(b, I32, [(20, 10), (10, 10), (0, 10)]),
             "HalfFloat": lambda b: [b.fpext(component(b, c, F16), F32) for c in range(4)],
             "Float": lambda b: [component(b, c, F32) for c in range(4)],
+            # Vulkan's packed formats ("Fixed-Point Data Conversions", "Unsigned 11-Bit / 10-Bit
+            # Floating-Point Numbers").
+            "A2B10G10R10_UNORM": lambda b: packed(b, I32, _RGB10A2)[:4],
+            "B10G11R11_UFLOAT": lambda b: self._unpack_ufloat(b, b.load(addr, typ=I32)),
         }
         raw = self._switch(fn, b, descriptor_word(b, desc, "channel_type", fmt=fmt), cases, F32)
         b.ret(self._swizzle(b, desc, raw, F32, 1.0, fmt))
@@ -179,10 +197,59 @@ class TexelFunctions:
             "SignedInt8": lambda b: widened(b, I8, True), "SignedInt16": lambda b: widened(b, I16, True),
             "SignedInt32": lambda b: widened(b, I32, True), "UnsignedInt8": lambda b: widened(b, I8, False),
             "UnsignedInt16": lambda b: widened(b, I16, False), "UnsignedInt32": lambda b: widened(b, I32, False),
+            "A2B10G10R10_UINT": lambda b: self._fields(b, b.load(addr, typ=I32), _RGB10A2),
         }
         raw = self._switch(fn, b, descriptor_word(b, desc, "channel_type", fmt=fmt), cases, I32)
         b.ret(self._swizzle(b, desc, raw, I32, 1, fmt))
         return fn
+
+    @staticmethod
+    def _fields(b: ir.IRBuilder, word: ir.Value, fields: list) -> list[ir.Value]:
+        return [b.and_(b.lshr(word, ir.Constant(I32, shift)), ir.Constant(I32, (1 << bits) - 1))
+                for shift, bits in fields]
+
+    def _unpack_ufloat(self, b: ir.IRBuilder, word: ir.Value) -> list[ir.Value]:
+        """r, g, b of B10G11R11_UFLOAT, alpha 1: an unsigned float of a 5-bit exponent (bias 15)
+        and m mantissa bits is 0 / denormal m * 2^(-14 - mb) at exponent 0, INF / NaN at 31,
+        else (1 + m / 2^mb) * 2^(e - 15) (built as the float's bits: exact)."""
+        out = []
+        for shift, mb in _UFLOAT:
+            m = b.and_(b.lshr(word, ir.Constant(I32, shift)), ir.Constant(I32, (1 << mb) - 1))
+            e = b.and_(b.lshr(word, ir.Constant(I32, shift + mb)), ir.Constant(I32, 31))
+            mantissa = b.shl(m, ir.Constant(I32, 23 - mb))
+            normal = b.or_(b.shl(b.add(e, ir.Constant(I32, 127 - 15)), ir.Constant(I32, 23)), mantissa)
+            special = b.or_(ir.Constant(I32, 255 << 23), mantissa)
+            bits = b.select(b.icmp_unsigned("==", e, ir.Constant(I32, 31)), special, normal)
+            value = b.bitcast(bits, F32)
+            denormal = b.fmul(b.uitofp(m, F32), ir.Constant(F32, 2.0 ** (-14 - mb)))
+            out.append(b.select(b.icmp_unsigned("==", e, ir.Constant(I32, 0)), denormal, value))
+        return out + [ir.Constant(F32, 1.0)]
+
+    def _pack_ufloat(self, b: ir.IRBuilder, v: ir.Value, mb: int) -> ir.Value:
+        """One component of B10G11R11_UFLOAT: negative values and -0 give 0, NaN a NaN, +INF
+        INF, finite values round to nearest even, to the largest finite value above it (the
+        spec's "rounded to the closest representable finite value"). The rounding is
+        rint(x / q) * q with q the format's quantum at x's exponent: exact in float."""
+        bits = b.bitcast(v, I32)
+        exponent = b.sub(b.lshr(b.and_(bits, ir.Constant(I32, 0x7FFFFFFF)), ir.Constant(I32, 23)),
+                         ir.Constant(I32, 127))
+        floor_e = b.select(b.icmp_signed("<", exponent, ir.Constant(I32, -14)), ir.Constant(I32, -14), exponent)
+        floor_e = b.select(b.icmp_signed(">", floor_e, ir.Constant(I32, 15)), ir.Constant(I32, 15), floor_e)
+        quantum = b.bitcast(b.shl(b.add(b.sub(floor_e, ir.Constant(I32, mb)), ir.Constant(I32, 127)),
+                                  ir.Constant(I32, 23)), F32)
+        top = (2.0 - 2.0 ** -mb) * 2.0 ** 15
+        rounded = b.fmul(self._intrinsic("llvm.rint", F32, [b.fdiv(v, quantum)], b), quantum)
+        rounded = b.select(b.fcmp_ordered(">", rounded, ir.Constant(F32, top)), ir.Constant(F32, top), rounded)
+        rb = b.bitcast(rounded, I32)
+        re = b.sub(b.lshr(rb, ir.Constant(I32, 23)), ir.Constant(I32, 127))
+        normal = b.or_(b.shl(b.add(re, ir.Constant(I32, 15)), ir.Constant(I32, mb)),
+                       b.and_(b.lshr(rb, ir.Constant(I32, 23 - mb)), ir.Constant(I32, (1 << mb) - 1)))
+        denormal = b.fptoui(b.fmul(rounded, ir.Constant(F32, 2.0 ** (14 + mb))), I32)
+        code = b.select(b.icmp_signed("<", re, ir.Constant(I32, -14)), denormal, normal)
+        code = b.select(b.fcmp_ordered(">", v, ir.Constant(F32, 0.0)), code, ir.Constant(I32, 0))   # <= 0, NaN: 0
+        infinity = ir.Constant(I32, 31 << mb)
+        code = b.select(b.fcmp_ordered("==", v, ir.Constant(F32, float("inf"))), infinity, code)
+        return b.select(b.fcmp_unordered("uno", v, v), ir.Constant(I32, (31 << mb) | ((1 << mb) - 1)), code)
 
     @staticmethod
     def _component(b: ir.IRBuilder, addr, c: int, ty: ir.Type, last, fmt: FixedFormat | None) -> ir.Value:
@@ -359,6 +426,9 @@ class TexelFunctions:
             "HalfFloat": lambda b: self._store_components(fn, b, desc, addr, [b.fptrunc(v, F16) for v in values], F16,
                                                           fmt),
             "Float": lambda b: self._store_components(fn, b, desc, addr, values, F32, fmt),
+            "A2B10G10R10_UNORM": lambda b: packed(b, I32, _RGB10A2),
+            "B10G11R11_UFLOAT": lambda b: b.store(self._or_fields(
+                b, [self._pack_ufloat(b, v, mb) for v, (_, mb) in zip(values, _UFLOAT)], [0, 11, 22]), addr),
         }
         self._store_switch(fn, b, descriptor_word(b, desc, "channel_type", fmt=fmt), cases)
         return fn
@@ -389,9 +459,20 @@ class TexelFunctions:
             "SignedInt8": lambda b: saturated(b, I8, True), "SignedInt16": lambda b: saturated(b, I16, True),
             "SignedInt32": lambda b: saturated(b, I32, True), "UnsignedInt8": lambda b: saturated(b, I8, False),
             "UnsignedInt16": lambda b: saturated(b, I16, False), "UnsignedInt32": lambda b: saturated(b, I32, False),
+            # A2B10G10R10_UINT: each field clamped to its maximum, as an unsigned value.
+            "A2B10G10R10_UINT": lambda b: b.store(self._or_fields(b, [
+                b.select(b.icmp_unsigned(">", v, ir.Constant(I32, (1 << bits) - 1)), ir.Constant(I32, (1 << bits) - 1), v)
+                for v, (_, bits) in zip(values, _RGB10A2)], [shift for shift, _ in _RGB10A2]), addr),
         }
         self._store_switch(fn, b, descriptor_word(b, desc, "channel_type", fmt=fmt), cases)
         return fn
+
+    @staticmethod
+    def _or_fields(b: ir.IRBuilder, fields: list, shifts: list) -> ir.Value:
+        word = ir.Constant(I32, 0)
+        for v, shift in zip(fields, shifts):
+            word = b.or_(word, b.shl(v, ir.Constant(I32, shift)))
+        return word
 
     def _store_switch(self, fn, b: ir.IRBuilder, key: ir.Value, cases: dict) -> None:
         if isinstance(key, ir.Constant):   # a fixed channel type: its case alone

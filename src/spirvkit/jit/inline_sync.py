@@ -27,6 +27,7 @@ from ..spirv.module import Block, Module
 OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING = 71, 332, 5632
 OP_FUNCTION_CALL, OP_VARIABLE, OP_STORE, OP_COPY_MEMORY = 57, 59, 62, 63
 OP_PHI, OP_LABEL, OP_BRANCH, OP_RETURN, OP_RETURN_VALUE = 245, 248, 249, 253, 254
+OP_LINE, OP_NO_LINE = 8, 317
 MAX_INLINED_CALLS = 10000     # a guard against an explosion of copies, far above real kernels
 
 
@@ -169,16 +170,20 @@ class _Inliner:
                 body[0:0] = prologue
             copies.append((self.make([OP_LABEL, ids[block.id]], (block.label, callee_id)), body, inner_chain))
         self.copy_decorations(ids)
+        old = label.words[1]
+        # The original block's successors now come from the continuation block (first: a block
+        # that loops to itself has its own phis retargeted, in ``insts``, before it is split).
+        for succ in _successor_labels(insts[at + 1:]):
+            self.retarget_phis(blocks, succ, old, cont)
         before = insts[:at] + [self.make([OP_BRANCH, ids[callee.blocks[0].id]], (call, None))]
-        after = insts[at + 1:]
+        # An OpLine ends with its block: the continuation block repeats the one in force at the
+        # call, so the instructions after the call keep their source location.
+        line = next((i for i in reversed(insts[:at]) if i.opcode in (OP_LINE, OP_NO_LINE)), None)
+        after = ([line] if line is not None and line.opcode == OP_LINE else []) + insts[at + 1:]
         head = []
         if call.words[1] != self._void_type(call) and returns:
             pairs = [w for value, pred in returns for w in (value, pred)]
             head.append(self.make([OP_PHI, call.words[1], call.words[2], *pairs], (call, None)))
-        old = label.words[1]
-        # The original block's successors now come from the continuation block.
-        for succ in _successor_labels(after):
-            self.retarget_phis(blocks, succ, old, cont)
         return [(label, before, chain)] + copies + \
             [(self.make([OP_LABEL, cont], (label, None)), head + after, chain)]
 

@@ -20,7 +20,9 @@ from llvmlite import ir
 
 from ..errors import NotSupportedError
 from .abi import ABORT_FAULT, CONTEXT, THREAD
-from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr
+from .function import I1, I8, I64, PTR, FunctionLowering
+from .launch_words import load_pointer as _load_pointer, load_word as _load_word, word as _word
+from .loops import CountedLoop as _counted_loop
 from .lowering import mark_launch_state
 from .types import SpvType
 
@@ -170,20 +172,6 @@ def mark_inlined_launch_state(fn: ir.Function) -> None:
 
 def _is_byval(module, param_id: int) -> bool:
     return any(d.name == "FuncParamAttr" and d.operands[0] == 2 for d in module.decorations(param_id))
-
-
-def _word(b: ir.IRBuilder, base: ir.Value, index: int) -> ir.Value:
-    return b.gep(base, [ir.Constant(I64, index)], source_etype=I64)
-
-
-def _load_word(b, base, index):
-    return b.load(_word(b, base, index), typ=I64)
-
-
-def _load_pointer(b, base, index):
-    """A word holding an address, loaded as a pointer: no inttoptr, so LLVM still sees that
-    addresses derived from it share their origin (and folds bounds checks between them)."""
-    return b.load(_word(b, base, index), typ=PTR)
 
 
 class KernelBuilder:
@@ -399,36 +387,3 @@ class KernelBuilder:
         b.cbranch(b.icmp_unsigned("<", following, last), inner, loop)
         b.position_at_end(out)
         b.ret_void()
-
-
-class _counted_loop:
-    """``with _counted_loop(b, fn, n, name) as i:`` emits ``for (i = 0; i < n; i++)``."""
-
-    def __init__(self, b: ir.IRBuilder, fn: ir.Function, count: ir.Value, name: str, parallel=None):
-        self.b, self.fn, self.count, self.name = b, fn, count, name
-        self.parallel = parallel   # loop metadata declaring the work-item iterations independent
-
-    def __enter__(self) -> ir.Value:
-        b = self.b
-        self.pre = b.block
-        self.head = self.fn.append_basic_block(f"{self.name}.head")
-        self.body = self.fn.append_basic_block(f"{self.name}.body")
-        self.exit = self.fn.append_basic_block(f"{self.name}.exit")
-        b.branch(self.head)
-        b.position_at_end(self.head)
-        self.i = b.phi(I64, name=self.name)
-        self.i.add_incoming(ir.Constant(I64, 0), self.pre)
-        b.cbranch(b.icmp_unsigned("<", self.i, self.count), self.body, self.exit)
-        b.position_at_end(self.body)
-        return self.i
-
-    def __exit__(self, *exc) -> None:
-        if exc[0] is not None:
-            return
-        b = self.b
-        nxt = b.add(self.i, ir.Constant(I64, 1))
-        self.i.add_incoming(nxt, b.block)
-        back = b.branch(self.head)
-        if self.parallel is not None:
-            back.set_metadata("llvm.loop", self.parallel)
-        b.position_at_end(self.exit)

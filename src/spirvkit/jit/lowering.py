@@ -13,6 +13,7 @@ from llvmlite import ir
 
 from ..errors import NotSupportedError
 from ..spirv.module import Function, Module
+from ..spirv.names import OP
 from . import ops_arith, ops_composite, ops_control, ops_convert, ops_memory, ops_atomic, ops_ext, ops_image  # noqa: F401 (register handlers)
 from . import ops_pipe  # noqa: F401 (register handlers)
 from . import ops_enqueue  # noqa: F401 (register handlers)
@@ -192,7 +193,7 @@ class ModuleLowering:
             return set()
         if inst.opcode == OP_VARIABLE:
             return {value_id}
-        if inst.opcode in (44, 51):   # OpConstantComposite, OpSpecConstantComposite
+        if inst.opcode in (OP.ConstantComposite, OP.SpecConstantComposite):
             parts = inst.words[3:]
         elif inst.opcode == OP_SPEC_OP and self.types[inst.words[1]].kind == "pointer":
             parts = inst.words[4:5]   # access chains and casts: the base pointer
@@ -206,15 +207,15 @@ class ModuleLowering:
     def _line_table(self) -> dict[int, str]:
         """Word offset of each instruction -> 'file:line:col' of the OpLine in force."""
         table: dict[int, str] = {}
-        strings = {i.words[1]: i.value(1) for i in self.module.section("debug") if i.opcode == 7}   # OpString
+        strings = {i.words[1]: i.value(1) for i in self.module.section("debug") if i.opcode == OP.String}
         current = None
         for fn in self.module.functions:
             for block in fn.blocks:
                 current = None
                 for inst in block.instructions:
-                    if inst.opcode == 8:  # OpLine
+                    if inst.opcode == OP.Line:
                         current = f"{strings.get(inst.words[1], '?')}:{inst.words[2]}:{inst.words[3]}"
-                    elif inst.opcode == 317:  # OpNoLine
+                    elif inst.opcode == OP.NoLine:
                         current = None
                     elif current:
                         table[inst.offset] = current

@@ -115,6 +115,9 @@ def lower_atomic_compare_exchange(fl: FunctionLowering, inst) -> None:
 
     def emit():
         pair = fl.builder.cmpxchg(ptr.addr, comparator, value, success, failure)
+        passes = fl.ml.check_passes
+        if fl.checked and passes is not None:   # the races check: only a success writes
+            passes.exchanged(fl, ptr, fl.types.size(t), fl.builder.extract_value(pair, 1))
         return fl.builder.extract_value(pair, 0)
 
     fl.set(w[2], _checked(fl, ptr, t, emit))

@@ -29,9 +29,12 @@ from __future__ import annotations
 from llvmlite import ir
 
 from ..errors import NotSupportedError
-from .abi import (CONTEXT, DEVICE_QUEUE, EVENT, EVENT_KERNEL, EVENT_MARKER, EVENT_USER, RECORD, RECORD_END,
-                  RECORD_KERNEL, RECORD_MARKER)
+from ..spirv.names import OP
+from .abi import (CL_QUEUED, CL_SUBMITTED, CONTEXT, DEVICE_QUEUE, EVENT, EVENT_KERNEL, EVENT_MARKER, EVENT_USER,
+                  PICKED_GROUP_ITEMS, PREFERRED_WORK_GROUP_SIZE_MULTIPLE, RECORD, RECORD_END, RECORD_KERNEL,
+                  RECORD_MARKER)
 from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr, handles
+from .loops import CountedLoop
 
 # OpenCL C's enqueue codes (opencl-c-base.h).
 CLK_SUCCESS = 0
@@ -43,16 +46,9 @@ CLK_DEVICE_QUEUE_FULL = -161
 CLK_INVALID_ARG_SIZE = -51
 CLK_EVENT_ALLOCATION_FAILURE = -100
 CLK_OUT_OF_RESOURCES = -5
-CL_COMPLETE, CL_SUBMITTED, CL_QUEUED = 0, 2, 3
 CLK_PROFILING_COMMAND_EXEC_TIME = 1
 NULL_EVENT = (1 << 64) - 1        # CLK_NULL_EVENT: (clk_event_t)SIZE_MAX
 EVENT_BYTES = EVENT["_words"] * 8
-# get_kernel_preferred_work_group_size_multiple: what spirvkit.cl reports for
-# CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (cl/program.py).
-PREFERRED_WORK_GROUP_SIZE_MULTIPLE = 8
-# A block's work-group size when its ndrange gives none: the host rule for local_size=None
-# (runtime/ndrange._pick_local), which the child's launch applies too.
-PICKED_GROUP_ITEMS = 256
 
 
 def invoke_kernel(module, fn_id: int):
@@ -199,12 +195,6 @@ class _Exits:
         b.ret(phi)
 
 
-def _loop(b: ir.IRBuilder, fn: ir.Function, count: ir.Value, name: str):
-    from .kernel import _counted_loop
-
-    return _counted_loop(b, fn, count, name)
-
-
 def enqueue_fn(ml) -> ir.Function:
     """enqueue(ctx, queue, kind, invoke, flags, ndrange[10], num_events, events, ret, gid[3],
     param, param_size, num_locals, locals) -> CLK_* code: validates the command as
@@ -226,7 +216,7 @@ def enqueue_fn(ml) -> ir.Function:
     exits.unless(b.or_(b.and_(b.not_(none), no_list), b.and_(none, b.not_(no_list))), CLK_INVALID_EVENT_WAIT_LIST)
     bad_event = b.alloca(I1)
     b.store(ir.Constant(I1, 0), bad_event)
-    with _loop(b, fn, nevents, "wait") as k:
+    with CountedLoop(b, fn, nevents, "wait") as k:
         slot = b.call(event_slot_fn(ml), [ctx, b.load(b.gep(events, [k], source_etype=I64), typ=PTR)])
         b.store(b.or_(b.load(bad_event, typ=I1), b.icmp_unsigned("==", slot, null)), bad_event)
     exits.unless(b.load(bad_event, typ=I1), CLK_INVALID_EVENT_WAIT_LIST)
@@ -256,7 +246,7 @@ def enqueue_fn(ml) -> ir.Function:
     b.store(ir.Constant(I1, 0), zero_size)
     b.store(ir.Constant(I1, 0), too_big)
     local_mem = _load(b, q, DEVICE_QUEUE, "local_mem_size")
-    with _loop(b, fn, nlocal, "locals") as k:
+    with CountedLoop(b, fn, nlocal, "locals") as k:
         size = b.load(b.gep(locals, [k], source_etype=I64), typ=I64)
         b.store(b.or_(b.load(zero_size, typ=I1), b.icmp_unsigned("==", size, zero)), zero_size)
         # (Each size is tested alone first: their sum must not wrap round.)
@@ -309,10 +299,10 @@ def enqueue_fn(ml) -> ir.Function:
     for i in range(10):
         b.store(word(i), _at(b, rec, RECORD, "ndrange", i))
     tail = RECORD["_words"]
-    with _loop(b, fn, nevents, "copy_events") as k:
+    with CountedLoop(b, fn, nevents, "copy_events") as k:
         b.store(b.load(b.gep(events, [k], source_etype=I64), typ=I64), b.gep(rec, [b.add(ir.Constant(I64, tail), k)],
                                                                              source_etype=I64))
-    with _loop(b, fn, nlocal, "copy_locals") as k:
+    with CountedLoop(b, fn, nlocal, "copy_locals") as k:
         b.store(b.load(b.gep(locals, [k], source_etype=I64), typ=I64),
                 b.gep(rec, [b.add(b.add(ir.Constant(I64, tail), nevents), k)], source_etype=I64))
     literal = b.gep(rec, [b.add(b.add(ir.Constant(I64, tail), nevents), nlocal)], source_etype=I64)
@@ -394,7 +384,7 @@ def _checked_address(fl: FunctionLowering, pointer_id: int, size: ir.Value | int
     ptr = fl.pointer(pointer_id)
     null = ir.Constant(PTR, None)
     inst = fl.ml.module.definition(pointer_id)
-    if inst is not None and inst.opcode == 46:   # OpConstantNull
+    if inst is not None and inst.opcode == OP.ConstantNull:
         return null
     if not isinstance(ptr, Ptr):
         raise NotSupportedError(f"{fl.current.opname} (word {fl.current.offset}) with a BuiltIn variable operand")
@@ -419,10 +409,10 @@ def _checked_address(fl: FunctionLowering, pointer_id: int, size: ir.Value | int
 
 def _type_of(fl: FunctionLowering, value_id: int):
     """The SPIR-V type of an operand (an instruction's result or a parameter)."""
-    inst = fl.ml.module.definition(value_id)
-    if inst is not None:
-        return fl.type(inst.words[1])
-    return _param_type(fl, value_id)
+    t = fl.ml.module.type_of(value_id)
+    if t is None:
+        raise NotSupportedError(f"operand %{value_id} of {fl.current.opname}")
+    return fl.type(t.result_id)
 
 
 def _struct_operand(fl: FunctionLowering, value_id: int) -> tuple[ir.Value, object]:
@@ -437,13 +427,6 @@ def _struct_operand(fl: FunctionLowering, value_id: int) -> tuple[ir.Value, obje
             return fl.join_access(loaded, ir.Constant(st.llvm, None)), st
         return fl.builder.load(ptr.addr, typ=st.llvm), st
     return fl.value(value_id), t
-
-
-def _param_type(fl: FunctionLowering, value_id: int):
-    for inst in fl.spv_fn.parameters:
-        if inst.words[2] == value_id:
-            return fl.type(inst.words[1])
-    raise NotSupportedError(f"operand %{value_id} of {fl.current.opname}")
 
 
 def _scalar_operand(fl: FunctionLowering, value_id: int) -> ir.Value:
@@ -603,11 +586,9 @@ def lower_capture_profiling(fl: FunctionLowering, inst) -> None:
 
 # ----- kernel queries --------------------------------------------------------------------------
 def _required_items(module, entry) -> int | None:
-    for inst in module.section("execution_modes"):
-        if inst.opcode == 16 and inst.words[1] == entry.function and inst.words[2] == 17:   # LocalSize
-            x, y, z = inst.words[3:6]
-            return x * y * z
-    return None
+    """Work-items of the group size the kernel requires (None: it requires none)."""
+    size = module.local_size(entry.function)
+    return None if size is None else size[0] * size[1] * size[2]
 
 
 @handles("OpGetKernelWorkGroupSize", "OpGetKernelPreferredWorkGroupSizeMultiple")

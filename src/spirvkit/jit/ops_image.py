@@ -250,9 +250,15 @@ def lower_query_size(fl: FunctionLowering, inst) -> None:
     desc = fl.value(w[3])
     b = fl.builder
     dims = list(range(shape.spatial)) + ([2] if shape.arrayed else [])
+    set_sizes(fl, inst, [descriptor_word(b, desc, "size", d) for d in dims])
+
+
+def set_sizes(fl: FunctionLowering, inst, values: list[ir.Value]) -> None:
+    """A size query's result: the i64 sizes as its scalar or vector type."""
+    w = inst.words
+    b = fl.builder
     result_t = fl.type(w[1])
     elem = result_t.scalar.llvm
-    values = [descriptor_word(b, desc, "size", d) for d in dims]
     values = [b.trunc(v, elem) if elem.width < 64 else v for v in values]
     if result_t.kind != "vector":
         fl.set(w[2], values[0])

@@ -13,6 +13,7 @@ from ..errors import NotSupportedError
 from . import builtins, private_shadows
 from .function import I32, I64, PTR, BuiltinPtr, FunctionLowering, Ptr, handles
 from .intrinsics import intrinsic, opaque_alloca, store_atomic
+from .check_uninit import doubled   # (private variables carry their shadow when it is on)
 
 _VOLATILE, _ALIGNED = 0x1, 0x2
 
@@ -52,7 +53,7 @@ def lower_variable(fl: FunctionLowering, inst) -> None:
     # The Alignment decoration counts too: accesses may say Aligned 16 on a packed struct (a
     # block literal that llvm-spirv decorates CPacked holds a vector or double member).
     declared = [d.operands[0] for d in fl.ml.module.decorations(w[2]) if d.name == "Alignment"]
-    slot = opaque_alloca(ab, pointee.llvm, max(fl.types.align(pointee), 4, min(max(declared, default=0),
+    slot = opaque_alloca(ab, doubled(fl.ml, pointee.llvm), max(fl.types.align(pointee), 4, min(max(declared, default=0),
                                                                                 MAX_ASSUMED_ALIGNMENT)))
     if len(w) > 4:
         init = fl.get(w[4])
@@ -306,15 +307,14 @@ def lower_copy_memory(fl: FunctionLowering, inst) -> None:
     if isinstance(target, BuiltinPtr) or isinstance(source, BuiltinPtr):
         # (BuiltIn inputs are values computed per work-item, not memory: they are read with OpLoad)
         raise NotSupportedError(f"{inst.opname} to or from a BuiltIn variable")
-    if fl.ml.shader is not None:
-        fl.ml.shader.check_copy(fl, w[1], w[2])
+    explicit_size = fl.ml.shader.check_copy(fl, w[1], w[2]) if fl.ml.shader is not None else None
     b = fl.builder
     if inst.opname == "OpCopyMemorySized":
         size = fl.value(w[3])
         if size.type.width < 64:
             size = b.zext(size, I64)
-    else:
-        size = ir.Constant(I64, fl.types.size(_pointee(fl, w[1])))
+    else:   # a shader's buffers: their explicit layout's size
+        size = ir.Constant(I64, explicit_size if explicit_size is not None else fl.types.size(_pointee(fl, w[1])))
     if fl.checked:
         fl.check_access(target, size, "copy")
         outer = fl._access

@@ -24,6 +24,7 @@ from llvmlite import ir
 
 from .abi import INVALID_RESERVE_ID, PIPE
 from .function import I1, I8, I32, I64, PTR, FunctionLowering, handles
+from .loops import CountedLoop
 
 GROUP_OPS = ("OpGroupReserveReadPipePackets", "OpGroupReserveWritePipePackets", "OpGroupCommitReadPipe",
              "OpGroupCommitWritePipe")
@@ -108,8 +109,6 @@ def commit_fn(ml) -> ir.Function:
     fn, b, new = _routine(ml, "commit", ir.VoidType(), [PTR, I1, I64])
     if not new:
         return fn
-    from .kernel import _counted_loop
-
     pipe, reading, rid = fn.args
     valid = fn.append_basic_block("valid")
     out = fn.append_basic_block("out")
@@ -120,7 +119,7 @@ def commit_fn(ml) -> ir.Function:
     marks = b.load(_word(b, pipe, "committed"), typ=PTR)
     first = b.lshr(rid, ir.Constant(I64, 32))
     count = b.and_(rid, ir.Constant(I64, 0xFFFFFFFF))
-    with _counted_loop(b, fn, count, "mark") as k:
+    with CountedLoop(b, fn, count, "mark") as k:
         b.store(ir.Constant(I8, 1), b.gep(marks, [b.urem(b.add(first, k), cap)], source_etype=I8))
     done_word = b.select(reading, _word(b, pipe, "read_done"), _word(b, pipe, "write_done"))
     limit = b.select(reading, _load(b, pipe, "read_reserved"), _load(b, pipe, "write_reserved"))

@@ -39,7 +39,7 @@ ENTRY = 8                 # bytes of the variable one shadow entry covers
 MAX_VALUE_LEAVES = 64     # pointer members a whole-value load or store carries bounds for
 
 OP_TYPE_ARRAY, OP_TYPE_STRUCT, OP_TYPE_POINTER, OP_TYPE_FUNCTION = 28, 30, 32, 33
-OP_FUNCTION, OP_FUNCTION_CALL, OP_VARIABLE = 54, 57, 59
+OP_FUNCTION, OP_VARIABLE = 54, 59
 STORAGE_FUNCTION = 7
 
 
@@ -283,26 +283,13 @@ def calls_to_inline(module) -> set[int]:
                         tracked = True
     if not tracked:
         return set()
-    calls = {fn.id: {inst.words[3] for b in fn.blocks for inst in b.instructions
-                     if inst.opcode == OP_FUNCTION_CALL} for fn in module.functions}
-
-    def on_cycle(start: int) -> bool:
-        seen, todo = set(), list(calls.get(start, ()))
-        while todo:
-            f = todo.pop()
-            if f == start:
-                return True
-            if f not in seen:
-                seen.add(f)
-                todo.extend(calls.get(f, ()))
-        return False
-
+    recursive = module.recursive_functions()
     chosen = set()
     for fn in module.functions:
         fn_type = defs.get(fn.definition.words[4])
         params = fn_type.words[3:] if fn_type is not None and fn_type.opcode == OP_TYPE_FUNCTION else []
         ret = fn_type.words[2] if fn_type is not None and fn_type.opcode == OP_TYPE_FUNCTION else 0
         if fn.blocks and (any(getattr(defs.get(p), "opcode", None) == OP_TYPE_POINTER or holds(p) for p in params)
-                          or holds(ret)) and not on_cycle(fn.id):
+                          or holds(ret)) and fn.id not in recursive:
             chosen.add(fn.id)
     return chosen

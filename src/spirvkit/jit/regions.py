@@ -24,6 +24,7 @@ from .function import I1, I8, I32, I64, PTR, FunctionLowering, Ptr, successors
 from . import collectives, private_shadows
 from .collectives import is_collective, is_sync
 from .collectives import operands as collective_operands
+from .check_uninit import record_size   # (the uninitialized check doubles private variables)
 from .intrinsics import intrinsic
 from .loop_cuts import is_cut
 from .types import abi_size
@@ -133,7 +134,7 @@ def record_layout(ml, fn: Function, uniform_inductions: set[int] = frozenset()) 
     for inst in fn.blocks[0].instructions:
         if inst.opcode == OP_VARIABLE:
             pointee = ml.types[inst.words[1]].elem
-            layout.variables[inst.words[2]] = layout.add(pointee.llvm, ml.types.size(pointee))
+            layout.variables[inst.words[2]] = layout.add(pointee.llvm, record_size(ml, ml.types.size(pointee)))
             if pointee.kind == "pointer" and ml.checked:
                 layout.shadows[inst.words[2]] = (layout.add(PTR, 8), layout.add(PTR, 8))
             if ml.checked and private_shadows.holds_pointers(pointee):
@@ -179,6 +180,8 @@ def record_layout(ml, fn: Function, uniform_inductions: set[int] = frozenset()) 
                 # value under the later ones). Between passes the scheduler copies one such
                 # work-item's next value into the shared slot.
                 layout.next_slots[value_id] = layout.add(stored, abi_size(stored, td))
+    if ml.check_passes is not None and ml.check_passes.uninit is not None:
+        ml.check_passes.uninit.spill_layout(layout)   # the values' shadows cross barriers too
     return layout
 
 
@@ -491,13 +494,15 @@ def _region_function(kb, layout: RecordLayout, barrier_index: dict[int, int], in
     fl.bind_params()
     for var_id, slot in layout.variables.items():
         addr = fl.region.address(ab, slot)
-        end = ab.gep(addr, [ir.Constant(I64, slot.size)], source_etype=I8)
+        end = ab.gep(addr, [ir.Constant(I64, ml.types.size(ml.types[ml.module.definition(var_id).words[1]].elem))],
+                     source_etype=I8)   # (not slot.size: the uninitialized check doubles the slot)
         fl.values[var_id] = Ptr(addr, addr, end) if ml.checked else Ptr(addr)
     for var_id, (base_slot, end_slot) in layout.shadows.items():
         fl.pointer_shadows[var_id] = (fl.region.address(ab, base_slot), fl.region.address(ab, end_slot))
     for var_id, slot in layout.tables.items():   # (emptied where the variable is declared: ops_memory)
         fl.aggregate_shadows[var_id] = private_shadows.AggregateShadow(
-            fl.values[var_id], fl.region.address(ab, slot), slot.size // 16, layout.variables[var_id].size)
+            fl.values[var_id], fl.region.address(ab, slot), slot.size // 16,
+            ml.types.size(ml.types[ml.module.definition(var_id).words[1]].elem))
     lower_region(fl, entry, *start)
     return fn, (fl.guard.fn if fl.guard is not None and fl.guard.finish() else None)
 
@@ -523,7 +528,7 @@ def work_items(b: ir.IRBuilder, fn: ir.Function, sizes, name: str, ml):
     """Parallel loops over a group's work-items, z outermost: yields (lx, ly, lz, flat index).
     Nested loops rather than one loop over the flat index, so that lx is the vectorised
     loop's induction variable: accesses indexed by lx are then consecutive, by ly uniform."""
-    from .kernel import _counted_loop
+    from .loops import CountedLoop as _counted_loop
 
     sx, sy, sz = sizes
     with _counted_loop(b, fn, sz, f"{name}z", parallel=ml.parallel_loop()) as lz:
@@ -535,7 +540,8 @@ def work_items(b: ir.IRBuilder, fn: ir.Function, sizes, name: str, ml):
 
 def build_region_group(kb) -> ir.Function:
     """group(ctx, ts) for a kernel with barriers: region after region, each over all items."""
-    from .kernel import _counted_loop, _load_pointer, _word
+    from .launch_words import load_pointer as _load_pointer, word as _word
+    from .loops import CountedLoop as _counted_loop
     from .abi import CONTEXT, THREAD
 
     ml, spv_fn = kb.ml, kb.spv_fn

@@ -95,6 +95,7 @@ def lower_shader(module: Module, entry: str, checked: bool, spec_values: dict | 
     # The lowering's interface sees this module's types (the rewrites above kept every id).
     interface = ShaderInterface(module, entry, ml.types, ml.constants)
     ml.shader = ShaderLowering(interface)
+    ml.shader.place_workgroup_blocks(ml.layout)
     ml.shader.descriptors = DescriptorArrays(interface)
     ml.image_launch = shader_image.ShaderImageFormats(image_formats)
     kb = KernelBuilder(ml, entry_fn)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from ..errors import NotSupportedError, SpirvkitError
 from ..spirv.module import Module
+from ..spirv.names import OP, Enumerants
 from .shader_layout import ExplicitLayout
 from .types import SpvType
 
@@ -31,8 +32,7 @@ RESOURCE_STORAGE = frozenset({"StorageBuffer", "Uniform", "PushConstant", "Unifo
 BUFFER_ENTRY_BYTES = 16   # (base, end) of one buffer in an array of descriptors
 SLOT_BYTES = 24        # (address, base, end), as a kernel's buffer argument
 
-OP_VARIABLE, OP_EXECUTION_MODE, OP_EXECUTION_MODE_ID, OP_CONSTANT_NULL = 59, 16, 331, 46
-MODE_LOCAL_SIZE, MODE_LOCAL_SIZE_ID = 17, 38
+DECORATION, BUILTIN, STORAGE = Enumerants("Decoration"), Enumerants("BuiltIn"), Enumerants("StorageClass")
 
 
 KIND_NAMES = {"storage": "storage buffer", "uniform": "uniform buffer", "storage_image": "storage image",
@@ -95,7 +95,7 @@ class ShaderInterface:
         used = _used_ids(module)
         at = 0
         for inst in module.section("types_values"):
-            if inst.opcode != OP_VARIABLE:
+            if inst.opcode != OP.Variable:
                 continue
             ptr_t = types[inst.words[1]]
             if ptr_t.storage not in RESOURCE_STORAGE or inst.words[2] not in used:
@@ -147,8 +147,6 @@ class ShaderInterface:
             kind = "uniform_texel_buffer" if t.image["dim"] == "Buffer" else "combined_image_sampler"
         elif t.kind == "image":
             words = self.module.definition(t.id).words
-            if words[6]:
-                raise NotSupportedError(f"multisampled images ({name or f'%{var_id}'})")
             if words[7] not in (1, 2):
                 raise NotSupportedError(f"an image variable ({name or f'%{var_id}'}) whose type does not say "
                                         f"whether it is sampled or storage (Sampled {words[7]})")
@@ -177,18 +175,18 @@ class ShaderInterface:
         LocalSizeId (specialisable), else LocalSize."""
         module = self.module
         for inst in module.section("annotations"):
-            if inst.opcode == 71 and inst.words[2] == 11 and inst.words[3] == 25:   # BuiltIn WorkgroupSize
+            if (inst.opcode == OP.Decorate and inst.words[2] == DECORATION.BuiltIn
+                    and inst.words[3] == BUILTIN.WorkgroupSize):
                 target = module.definition(inst.words[1])
-                if target is not None and target.opcode != OP_VARIABLE:
+                if target is not None and target.opcode != OP.Variable:
                     return _size3(self.constants.value(inst.words[1]), "the WorkgroupSize constant")
         fn = self.entry.function
-        for inst in module.section("execution_modes"):
-            if inst.words[1] != fn:
-                continue
-            if inst.opcode == OP_EXECUTION_MODE and inst.words[2] == MODE_LOCAL_SIZE:
-                return _size3(inst.words[3:6], "LocalSize")
-            if inst.opcode == OP_EXECUTION_MODE_ID and inst.words[2] == MODE_LOCAL_SIZE_ID:
-                return _size3([self.constants.value(i) for i in inst.words[3:6]], "LocalSizeId")
+        words = module.execution_mode(fn, "LocalSize")
+        if words is not None:
+            return _size3(words[:3], "LocalSize")
+        ids = module.execution_mode(fn, "LocalSizeId")
+        if ids is not None:
+            return _size3([self.constants.value(i) for i in ids[:3]], "LocalSizeId")
         raise SpirvkitError(f"entry point {self.entry.name!r} declares no LocalSize, LocalSizeId or WorkgroupSize")
 
 
@@ -224,7 +222,7 @@ def check_shader_module(module: Module) -> None:
     if module.memory_model not in ("GLSL450", "Vulkan", "Simple"):
         raise NotSupportedError(f"memory model {module.memory_model} for a shader")
     for inst in module.section("types_values"):
-        if inst.opcode == OP_VARIABLE and len(inst.words) > 4 and inst.words[3] == 4:   # Workgroup, initialised
+        if inst.opcode == OP.Variable and len(inst.words) > 4 and inst.words[3] == STORAGE.Workgroup:   # initialised
             init = module.definition(inst.words[4])
-            if init is None or init.opcode != OP_CONSTANT_NULL:
+            if init is None or init.opcode != OP.ConstantNull:
                 raise NotSupportedError("a Workgroup variable initialised with another value than OpConstantNull")

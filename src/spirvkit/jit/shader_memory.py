@@ -35,6 +35,9 @@ class ShaderLowering:
         # Variable pointers: result id -> the pointer ids it may be (OpSelect, OpPhi, OpCopyObject).
         self.merges: dict[int, list[int]] = _pointer_merges(interface.module)
         self.lowered: set[int] = set()          # pointer ids whose access chain is lowered
+        # SPV_KHR_workgroup_memory_explicit_layout: Workgroup Block variables alias one another
+        # and are laid out by their decorations, as buffers are.
+        self.workgroup_blocks: list[int] = _workgroup_blocks(interface.module)
 
     def before_group(self, ml, b: ir.IRBuilder, ts) -> None:
         """Zeroes the Workgroup variables initialised with OpConstantNull
@@ -43,7 +46,7 @@ class ShaderLowering:
         from .abi import THREAD
         from .intrinsics import intrinsic
 
-        zeroed = [(ml.layout.local_offsets[i.words[2]], ml.types.size(ml.types[i.words[1]].elem))
+        zeroed = [(ml.layout.local_offsets[i.words[2]], self._workgroup_size(ml.types[i.words[1]].elem, ml.types))
                   for i in ml.module.section("types_values")
                   if i.opcode == 59 and len(i.words) > 4 and i.words[2] in ml.layout.local_offsets]
         if not zeroed:
@@ -54,16 +57,43 @@ class ShaderLowering:
             at = b.gep(base, [ir.Constant(I64, offset)], source_etype=I8)
             b.call(memset, [at, ir.Constant(I8, 0), ir.Constant(I64, size), ir.Constant(ir.IntType(1), 0)])
 
+    def _workgroup_size(self, t: SpvType, types) -> int:
+        return self.layout.size(t) if self.workgroup_blocks else types.size(t)
+
+    def place_workgroup_blocks(self, layout) -> None:
+        """Puts the aliasing Workgroup Block variables at one offset, after the other Workgroup
+        variables, with room for the largest by its explicit layout (``layout``: the
+        ModuleLowering's VariableLayout, before any function is lowered)."""
+        if not self.workgroup_blocks:
+            return
+        types = self.interface.types
+        sizes = [self.layout.size(types[self.interface.module.definition(v).words[1]].elem)
+                 for v in self.workgroup_blocks]
+        at = -(-layout.local_bytes // 16) * 16
+        for v in self.workgroup_blocks:
+            layout.local_offsets[v] = at
+        layout.local_bytes = -(-(at + max(sizes)) // 64) * 64
+
     def storage_of(self, fl: FunctionLowering, pointer_id: int) -> str:
         inst = fl.ml.module.type_of(pointer_id)
         return fl.types[inst.result_id].storage if inst is not None else ""
 
     def is_explicit(self, fl: FunctionLowering, pointer_id: int) -> bool:
-        return self.storage_of(fl, pointer_id) in EXPLICIT_STORAGE
+        storage = self.storage_of(fl, pointer_id)
+        return storage in EXPLICIT_STORAGE or (storage == "Workgroup" and bool(self.workgroup_blocks))
 
     def module_variable(self, fl: FunctionLowering, inst, storage: str):
         """A resource variable's pointer: its slot's address and region; None when the
         variable is not a resource."""
+        if storage == "Workgroup" and inst.words[2] in self.workgroup_blocks:
+            # an aliasing block: its region is its explicit layout's size, not its natural one
+            b = fl.builder_at_entry()
+            base = fl.thread_word("local_base", builder=b, typ=PTR)
+            addr = b.gep(base, [ir.Constant(I64, fl.ml.layout.local_offsets[inst.words[2]])], source_etype=I8)
+            if not fl.checked:
+                return Ptr(addr)
+            size = self.layout.size(fl.types[inst.words[1]].elem)
+            return Ptr(addr, addr, b.gep(addr, [ir.Constant(I64, size)], source_etype=I8))
         if storage not in RESOURCE_STORAGE:
             return None
         resource = self.interface.by_var.get(inst.words[2])
@@ -284,8 +314,10 @@ class ShaderLowering:
             vec = b.insert_element(vec, parts[d], ir.Constant(I32, d))
         return b.extract_element(vec, ptr.index)
 
-    def check_copy(self, fl: FunctionLowering, target_id: int, source_id: int) -> None:
-        """OpCopyMemory copies bytes: right only where both sides share one layout."""
+    def check_copy(self, fl: FunctionLowering, target_id: int, source_id: int) -> int | None:
+        """OpCopyMemory copies bytes: right only where both sides share one layout. Returns the
+        bytes to copy when both sides are explicitly laid out (the pointee's explicit size,
+        which std140 strides and Offsets make larger than its natural one), else None."""
         explicit = [self.is_explicit(fl, p) for p in (target_id, source_id)]
         if any(explicit):
             pointee = fl.types[fl.ml.module.type_of(target_id).result_id].elem
@@ -293,6 +325,25 @@ class ShaderLowering:
             if special or not (all(explicit) or self.layout.natural(pointee)):
                 raise NotSupportedError("OpCopyMemory between a buffer and another storage "
                                         "class with a different layout")
+            if all(explicit):
+                return self.layout.size(pointee)
+        return None
+
+
+def _workgroup_blocks(module) -> list[int]:
+    """The Workgroup variables of Block-decorated types, where the module declares
+    WorkgroupMemoryExplicitLayoutKHR (the Vulkan environment then has every Workgroup variable
+    be one, or none)."""
+    if "WorkgroupMemoryExplicitLayoutKHR" not in module.capabilities:
+        return []
+    found = []
+    for inst in module.section("types_values"):
+        if inst.opcode != 59 or inst.words[3] != 4:     # OpVariable ... Workgroup
+            continue
+        pointee = module.definition(inst.words[1]).words[3]
+        if any(d.name == "Block" for d in module.decorations(pointee)):
+            found.append(inst.words[2])
+    return found
 
 
 def _pointer_merges(module) -> dict[int, list[int]]:

@@ -13,15 +13,18 @@ from llvmlite import ir
 from ..errors import NotSupportedError
 from ..spirv.grammar import load_grammar
 from ..spirv.module import Module
+from ..spirv.names import OP
 
-OP_TYPE_VOID, OP_TYPE_BOOL, OP_TYPE_INT, OP_TYPE_FLOAT = 19, 20, 21, 22
-OP_TYPE_MATRIX = 24
-OP_TYPE_VECTOR, OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY, OP_TYPE_STRUCT = 23, 28, 29, 30
-OP_TYPE_POINTER, OP_TYPE_FUNCTION, OP_TYPE_FORWARD_POINTER = 32, 33, 39
-OP_TYPE_EVENT, OP_TYPE_DEVICE_EVENT, OP_TYPE_RESERVE_ID, OP_TYPE_QUEUE = 34, 35, 36, 37
-OP_TYPE_OPAQUE, OP_TYPE_UNTYPED_POINTER = 31, 4417
-OP_TYPE_IMAGE, OP_TYPE_SAMPLER, OP_TYPE_SAMPLED_IMAGE = 25, 26, 27
-OP_TYPE_PIPE = 38
+OP_TYPE_VOID, OP_TYPE_BOOL, OP_TYPE_INT, OP_TYPE_FLOAT = OP.TypeVoid, OP.TypeBool, OP.TypeInt, OP.TypeFloat
+OP_TYPE_MATRIX = OP.TypeMatrix
+OP_TYPE_VECTOR, OP_TYPE_ARRAY, OP_TYPE_RUNTIME_ARRAY, OP_TYPE_STRUCT = (OP.TypeVector, OP.TypeArray,
+                                                                        OP.TypeRuntimeArray, OP.TypeStruct)
+OP_TYPE_POINTER, OP_TYPE_FUNCTION, OP_TYPE_FORWARD_POINTER = OP.TypePointer, OP.TypeFunction, OP.TypeForwardPointer
+OP_TYPE_EVENT, OP_TYPE_DEVICE_EVENT, OP_TYPE_RESERVE_ID, OP_TYPE_QUEUE = (OP.TypeEvent, OP.TypeDeviceEvent,
+                                                                          OP.TypeReserveId, OP.TypeQueue)
+OP_TYPE_OPAQUE, OP_TYPE_UNTYPED_POINTER = OP.TypeOpaque, OP.TypeUntypedPointerKHR
+OP_TYPE_IMAGE, OP_TYPE_SAMPLER, OP_TYPE_SAMPLED_IMAGE = OP.TypeImage, OP.TypeSampler, OP.TypeSampledImage
+OP_TYPE_PIPE = OP.TypePipe
 
 _FLOAT_TYPES = {16: ir.HalfType(), 32: ir.FloatType(), 64: ir.DoubleType()}
 
@@ -163,7 +166,7 @@ class TypeTable:
             access = kinds["AccessQualifier"].by_value[w[9]].name if len(w) > 9 else "ReadOnly"
             t = SpvType(rid, "image", ir.PointerType(), name=inst.opname,
                         image={"dim": kinds["Dim"].by_value[w[3]].name, "depth": w[4], "arrayed": w[5],
-                               "access": access})
+                               "ms": w[6], "access": access})
         elif op == OP_TYPE_SAMPLER:
             # A sampler is its OpenCL C sampler_t value (CLK_* bits, jit.abi.SAMPLER_*).
             t = SpvType(rid, "sampler", ir.IntType(32), width=32, name=inst.opname)
@@ -192,13 +195,13 @@ class TypeTable:
 
     def _constant_int(self, const_id: int) -> int:
         inst = self.module.definition(const_id)
-        if inst is not None and inst.opcode == 52:   # OpSpecConstantOp (shared arrays sized by WorkgroupSize)
+        if inst is not None and inst.opcode == OP.SpecConstantOp:   # shared arrays sized by WorkgroupSize
             from .constants import ConstantEvaluator
 
             return int(ConstantEvaluator(self.module, self, self.spec_values).value(const_id))
-        if inst is None or inst.opcode not in (43, 50):  # OpConstant, OpSpecConstant
+        if inst is None or inst.opcode not in (OP.Constant, OP.SpecConstant):
             raise NotSupportedError(f"array length %{const_id} that is not an integer constant")
-        if inst.opcode == 50:
+        if inst.opcode == OP.SpecConstant:
             for d in self.module.decorations(const_id):
                 if d.name == "SpecId" and d.operands[0] in self.spec_values:
                     return int(self.spec_values[d.operands[0]])

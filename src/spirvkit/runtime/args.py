@@ -35,6 +35,51 @@ class LocalMemory:
         return f"LocalMemory({self.nbytes})"
 
 
+class UninitializedArray(np.ndarray):
+    """A numpy array whose contents the host declares uninitialised (see :func:`uninitialized`).
+
+    Its memory is the first half of an allocation whose second half is its shadow for the
+    uninitialized check (jit/check_uninit.py): one byte per byte, 0 while undefined, 0xFF once a
+    kernel launched with that check has written it. The host's own writes are not seen: call
+    :meth:`mark_initialized` after filling part of it on the host."""
+
+    def __array_finalize__(self, obj):
+        # Views and slices lose the marker: their shadow is not right after them.
+        self._uninit_shadow = None
+
+    def mark_initialized(self) -> None:
+        if self._uninit_shadow is not None:
+            self._uninit_shadow[:] = 0xFF
+
+    def shadow(self) -> np.ndarray | None:
+        """One byte per byte of the array: 0 undefined, 0xFF defined (None for a view)."""
+        return self._uninit_shadow
+
+
+def uninitialized(shape, dtype=np.float32) -> UninitializedArray:
+    """A new array whose contents are uninitialised, like ``np.empty``: a launch with
+    ``checks={"uninitialized"}`` reports the kernel's uses of its bytes before a kernel has
+    written them (a launch without the check treats it as any array)."""
+    dtype = np.dtype(dtype)
+    count = int(np.prod(shape, dtype=np.int64)) if np.ndim(shape) else int(shape)
+    if count < 0 or dtype.itemsize == 0:
+        raise KernelArgumentError(f"uninitialized: bad shape {shape!r} or dtype {dtype}")
+    nbytes = count * dtype.itemsize
+    raw = np.empty(2 * nbytes + 64, np.uint8)
+    start = (-raw.ctypes.data) % 64
+    data = raw[start: start + nbytes]
+    array = data.view(dtype).reshape(shape).view(UninitializedArray)
+    array._uninit_shadow = raw[start + nbytes: start + 2 * nbytes]
+    array._uninit_shadow[:] = 0
+    return array
+
+
+def _uninit_marked(value) -> bool:
+    """A whole array made by :func:`uninitialized` (not a view of one)."""
+    return isinstance(value, UninitializedArray) and value._uninit_shadow is not None \
+        and value._uninit_shadow.ctypes.data == value.ctypes.data + value.nbytes
+
+
 @dataclass
 class BoundArgs:
     block: np.ndarray                    # the argument block (bytes)
@@ -47,6 +92,11 @@ class BoundArgs:
     # __constant arguments: the access check, jit/check_access.py), and of the other buffers.
     read_only: list[tuple[int, int]] = field(default_factory=list)
     buffers: list[tuple[int, int]] = field(default_factory=list)
+    # (parameter index, region base) of the buffers made by uninitialized(): their shadow follows
+    # them (the uninitialized check); and the bytes of local memory shadow added to local_bytes
+    # by a launch with that check (0: none yet).
+    uninit: list[tuple[int, int]] = field(default_factory=list)
+    local_shadow: int = 0
 
 
 def scalar_dtype(t: SpvType):
@@ -72,7 +122,7 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
     words = block.view(np.uint64)
     regions, local_args, keep = [], [], []
     constant_bytes = 0
-    read_only, buffers = [], []
+    read_only, buffers, uninit = [], [], []
     local_at = static_local
     for slot, value in zip(slots, args):
         t = types[slot.type_id]
@@ -86,6 +136,8 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
                 read_only.append((slot.index, base))
             else:
                 buffers.append((slot.index, base))
+            if _uninit_marked(array):
+                uninit.append((slot.index, base))
             end = base + array.nbytes
             words[slot.offset // 8: slot.offset // 8 + 3] = (base, base, end)
             regions.append((base, end, where))
@@ -121,7 +173,7 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
             data = _value_bytes(value, t, where, types)
             block[slot.offset: slot.offset + len(data)] = np.frombuffer(data, np.uint8)
     return BoundArgs(block, regions, local_args, (local_at + 63) // 64 * 64, keep, constant_bytes, read_only,
-                     buffers)
+                     buffers, uninit)
 
 
 # Pointer parameters that take None: a NULL buffer, as clSetKernelArg allows for them.

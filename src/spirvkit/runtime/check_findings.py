@@ -7,6 +7,8 @@ layouts (CHECK_STATE, FINDING) are defined there, once.
 
 from __future__ import annotations
 
+import itertools
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +17,8 @@ import numpy as np
 from ..errors import KernelArgumentError, NotSupportedError
 from ..jit.abi import CONTEXT, THREAD
 from ..jit.check_passes import (CHECK_NAMES, CHECK_STATE, FINDING, IMPLEMENTED, NOT_READ_ONLY, mode_checks)
+from ..jit.check_races import COPY_SHIFT, PA_SHIFT, PW_SHIFT, W_SHIFT
+from .race_shadow import RaceShadow, other_work_item
 
 _SPACE_NAMES = {"CrossWorkgroup": "global", "UniformConstant": "constant", "Workgroup": "local", "Generic": "generic"}
 # A site's kind -> (the check that reports it, what it found).
@@ -23,6 +27,13 @@ _SITE_KINDS = {
     "misaligned": ("pointers", "misaligned access"),
     "read-only write": ("access", "write to read-only memory"),
     "barrier": ("barriers", "barrier divergence"),
+    "barrier arguments": ("barriers", "barrier divergence"),
+    "uninitialized branch": ("uninitialized", "uninitialized value used in a branch"),
+    "uninitialized select": ("uninitialized", "uninitialized value used in a select"),
+    "uninitialized address": ("uninitialized", "uninitialized value used as an address"),
+    "uninitialized store": ("uninitialized", "uninitialized value stored to global memory"),
+    "uninitialized argument": ("uninitialized", "uninitialized value passed to printf"),
+    "data race": ("races", "data race"),
 }
 
 
@@ -57,7 +68,7 @@ def launch_checks(checks, unchecked: bool) -> frozenset:
 class Finding:
     """One problem the dynamic checks found, deduplicated per (kind, instruction)."""
 
-    kind: str                       # the check: 'bounds', 'barriers', 'access', 'pointers'
+    kind: str                       # the check: 'bounds', 'races', 'barriers', 'access', 'pointers'
     what: str                       # e.g. 'null dereference', 'barrier divergence'
     kernel: str
     global_id: tuple | None         # the first work-item that did it
@@ -68,7 +79,7 @@ class Finding:
     argument: str | None = None     # the kernel argument the memory belongs to
     offset: int | None = None       # byte offset in that memory
     size: int = 0                   # bytes accessed
-    other_global_id: tuple | None = None   # barriers: a work-item that went elsewhere
+    other_global_id: tuple | None = None   # barriers: a work-item that went elsewhere; races: the other side
     count: int = 1                  # how many times it happened (work-items x iterations)
 
     def summary(self) -> str:
@@ -128,9 +139,32 @@ class CheckState:
         self.words[CHECK_STATE["findings"]] = self.findings.ctypes.data
         self.words[CHECK_STATE["capacity"]] = len(self.sites)
         self.words[CHECK_STATE["read_only"]] = self.read_only.ctypes.data
+        if "uninitialized" in mode_checks(compiled.mode)[1]:   # (first: it doubles the local block)
+            self._uninitialized(compiled, bound)
+        self.races = RaceShadow(bound.local_bytes) if "races" in mode_checks(compiled.mode)[1] else None
+        self.sizes = None
+
+    def _uninitialized(self, compiled, bound) -> None:
+        """The uninitialized check's state (jit/check_uninit.py): the marked buffers' bases, a
+        fresh salt for local memory's tags, and the local block doubled (its second half is
+        local memory's shadow), once per bound launch."""
+        self.uninit = np.full(max(len(compiled.slots), 1), NOT_READ_ONLY, np.int64)
+        for index, base in bound.uninit:
+            self.uninit[index] = base
+        self.words[CHECK_STATE["uninit"]] = self.uninit.ctypes.data
+        self.words[CHECK_STATE["salt"]] = next(_SALTS) % 254
+        if not bound.local_shadow and bound.local_bytes:
+            bound.local_shadow = bound.local_bytes
+            bound.local_bytes *= 2
 
     def attach(self, ctx: np.ndarray) -> None:
         ctx[CONTEXT["checks"]] = self.words.ctypes.data
+        if self.races is not None:   # its shadows cover the regions the context lists
+            self.words[CHECK_STATE["races"]] = self.races.attach(ctx)
+        # The NDRange, to name a race's other work-item from its record (race_shadow.py).
+        self.sizes = {key: [int(v) for v in ctx[CONTEXT[field]: CONTEXT[field] + 3]]
+                      for key, field in (("local", "enqueued_local_size"), ("groups", "num_groups"),
+                                         ("offset", "global_offset"))}
 
     def collect(self, name: str, bound, regions, scratch, compiled) -> list[Finding]:
         """The findings recorded, one per (kind, instruction): an instruction lowered more than
@@ -140,7 +174,8 @@ class CheckState:
         for index in np.nonzero(self.findings[:, FINDING["count"]])[0]:
             site = self.sites[index]
             key = (site.kind, site.opname, site.word_offset, site.function)
-            found = _finding(name, self.sites, self.findings[index], site, bound, regions, scratch, compiled)
+            found = _finding(name, self.sites, self.findings[index], site, bound, regions, scratch, compiled,
+                             self.sizes)
             if key in merged:
                 merged[key].count += found.count
             else:
@@ -162,7 +197,7 @@ def _instruction(site) -> str:
     return f"{site.opname} at word {site.word_offset} in function {site.function}"
 
 
-def _finding(name: str, sites, record, site, bound, regions, scratch, compiled) -> Finding:
+def _finding(name: str, sites, record, site, bound, regions, scratch, compiled, sizes=None) -> Finding:
     kind, what = _SITE_KINDS.get(site.kind, ("checks", site.kind))
     gid = _word(record, "global_id", 3)
     count = _word(record, "count")
@@ -175,6 +210,10 @@ def _finding(name: str, sites, record, site, bound, regions, scratch, compiled) 
         other_site = _word(record, "detail")
         other = _word(record, "other_id", 3)
         what_here = "barrier" if site.opname == "OpControlBarrier" else f"work-group function ({site.opname})"
+        if site.kind == "barrier arguments":
+            return Finding(message=f"work-item {gid} and work-item {other} of the same work-group pass "
+                                   f"different arguments to this {what_here}: every work-item of the group "
+                                   f"must pass the same", other_global_id=other, **common)
         if other_site < 0:
             elsewhere = f"work-item {other} of the same work-group has returned from the kernel"
         else:
@@ -189,9 +228,13 @@ def _finding(name: str, sites, record, site, bound, regions, scratch, compiled) 
         verb = _verb(site.kind, site.opname)
         return Finding(message=f"{verb} of {size} byte(s) through a NULL pointer (address {addr:#x})",
                        offset=addr, size=size, space=None, **common)
+    if kind == "uninitialized":
+        return _uninitialized_finding(site, addr, base, end, size, regions, bound, scratch, compiled, common)
     space, argument = _memory(base, end, regions, bound, scratch, compiled)
     offset = addr - base
     verb = _verb(site.kind, site.opname)
+    if kind == "races":
+        return _race(record, verb, size, offset, argument, space, sizes, common)
     if what == "misaligned access":
         align = _word(record, "detail")
         message = (f"{verb} of {size} byte(s) at address {addr:#x} (byte offset {offset} of {argument}), "
@@ -199,6 +242,62 @@ def _finding(name: str, sites, record, site, bound, regions, scratch, compiled) 
     else:
         message = f"{verb} of {size} byte(s) at byte offset {offset} of {argument}, which the kernel may not write"
     return Finding(message=message, space=space, argument=argument, offset=offset, size=size, **common)
+
+
+def _race(record, verb: str, size: int, offset: int, argument: str, space, sizes, common) -> Finding:
+    """A data race: this access, and the recorded access of another work-item it conflicts with."""
+    other_record = int(np.uint64(record[FINDING["detail"]]))
+    other = other_work_item(other_record, sizes) if sizes else None
+    gid = common["global_id"]
+    if other is None:
+        them, how = "a read by another work-item (its id was not kept)", "with nothing ordering them"
+    else:
+        same_group = all(o // n == g // n for o, g, n in zip(_zero_based(other, sizes), _zero_based(gid, sizes),
+                                                            sizes["local"]))
+        if other_record >> COPY_SHIFT & 1:   # the recorded side is a group's async copy
+            them = f"the async work-group copy ({_recorded_access(other_record)}) of the work-group of {other}"
+            how = "before its event was waited for" if same_group else "in another work-group"
+            other = None
+        else:
+            them = f"{_recorded_access(other_record)} by work-item {other}"
+            how = ("in the same work-group with no barrier between them" if same_group
+                   else "in another work-group (nothing orders work-groups within a launch)")
+    message = (f"{verb} of {size} byte(s) at byte offset {offset} of {argument} conflicts with {them}, "
+               f"{how}")
+    return Finding(message=message, space=space, argument=argument, offset=offset, size=size,
+                   other_global_id=other, **common)
+
+
+def _recorded_access(record: int) -> str:
+    """What the recorded side of a race did to the granule, in words."""
+    wrote, plain, plain_wrote = ((record >> shift) & 0xF for shift in (W_SHIFT, PA_SHIFT, PW_SHIFT))
+    if plain_wrote:
+        return "a write"
+    if wrote:
+        return "an atomic write and a read" if plain else "an atomic write"
+    return "a read" if plain else "an atomic read"
+
+
+def _zero_based(gid, sizes):
+    return [g - o for g, o in zip(gid, sizes["offset"])]
+
+
+def _uninitialized_finding(site, addr, base, end, size, regions, bound, scratch, compiled, common) -> Finding:
+    """A use of a value (partly) read from memory never written."""
+    uses = {"uninitialized branch": "decides a branch", "uninitialized select": "decides a select",
+            "uninitialized address": "is used as an address or index (of this access)",
+            "uninitialized argument": "is printed by printf"}
+    if site.kind == "uninitialized store":
+        space, argument = _memory(base, end, regions, bound, scratch, compiled)
+        offset = addr - base
+        message = (f"a write of {size} byte(s) at byte offset {offset} of {argument} stores a value read "
+                   f"from memory that was never written")
+        return Finding(message=message, space=space, argument=argument, offset=offset, size=size, **common)
+    message = f"a value read from memory that was never written (or derived from one) {uses[site.kind]}"
+    return Finding(message=message, **common)
+
+
+_SALTS = itertools.count(int.from_bytes(os.urandom(2), "little"))
 
 
 def _verb(kind: str, opname: str) -> str:

@@ -3,8 +3,8 @@
 A launch that may enqueue (its module declares DeviceEnqueue) gets the queue's descriptor in
 its context (jit.abi.DEVICE_QUEUE). Its work-items write command records into the descriptor's
 arena and take event slots from its free list, natively and without the GIL
-(jit/ops_enqueue.py). When the launch has finished, :meth:`DeviceQueue.collect` turns the
-records into :class:`Command` objects; :meth:`DeviceQueue.drain` (called once the host launch
+(jit/ops_enqueue.py). When the launch has finished, :meth:`LaunchQueue.collect` turns the
+records into :class:`Command` objects; :meth:`LaunchQueue.drain` (called once the host launch
 is over) then runs them one launch at a time, each one's children collected in turn, until none
 is left.
 
@@ -17,7 +17,7 @@ when its launch and all the kernels it enqueued are, to any depth (§6.13.17, "D
 parent kernel has finished execution"); its markers are not kernels and do not hold it up (they
 may wait for commands that wait for it). Of the commands ready, the one enqueued first runs
 first while at most half of the queue is taken, the one enqueued last once more is (see
-:meth:`DeviceQueue.drain`). A command whose wait list holds an event
+:meth:`LaunchQueue.drain`). A command whose wait list holds an event
 with an error status is not run and its event takes that status; the host call then raises
 :class:`~spirvkit.errors.ExecutionError` naming it, as OpenCL would make the parent's status
 an error; so does a command whose events never complete (a user event nobody sets).
@@ -43,13 +43,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import ExecutionError, KernelFault, KernelTimeout, NotSupportedError
-from ..jit.abi import (CONTEXT, DEVICE_QUEUE, EVENT, EVENT_USER, RECORD, RECORD_END, RECORD_KERNEL, RECORD_MARKER)
+from ..jit.abi import (CL_COMPLETE, CL_RUNNING, CONTEXT, DEVICE_QUEUE, EVENT, EVENT_USER, RECORD, RECORD_END,
+                       RECORD_KERNEL, RECORD_MARKER)
 from . import limits
 from .args import BoundArgs
 from .ndrange import NDRange, make_ndrange
 
 EVENT_WORDS = EVENT["_words"]
-CL_COMPLETE, CL_RUNNING = 0, 1
 
 
 def record_bytes(num_events: int, num_locals: int, param_size: int) -> int:
@@ -89,8 +89,10 @@ class Command:
         return f"{what} enqueued by work-item {self.enqueuer} of {self.parent.describe()}"
 
 
-class DeviceQueue:
-    """The queue, events and commands of one host launch and its descendants."""
+class LaunchQueue:
+    """The queue, events and commands of one host launch and its descendants (the device queue
+    every queue_t argument of the launch stands for: runtime/queue_arg.DeviceQueue is only the
+    host's handle to it)."""
 
     def __init__(self):
         # The limits are read now (a test may lower them for one queue).

@@ -76,6 +76,14 @@ def _spirv_enumerant(kind: str, opencl_name: str) -> int:
     raise KeyError(opencl_name)
 
 
+def _channel_type_code(name: str) -> int:
+    """The descriptor's channel type: SPIR-V's enumerant, or the code of a Vulkan packed format
+    OpenCL has no channel type for (jit.image_formats.VULKAN_PACKED)."""
+    from ..jit.image_formats import VULKAN_PACKED
+
+    return VULKAN_PACKED[name] if name in VULKAN_PACKED else _spirv_enumerant("ImageChannelDataType", name)
+
+
 def supported_image_formats(image_type: str = "2d") -> list[tuple[str, str]]:
     """The (channel order, channel type) pairs that images of ``image_type`` may have."""
     _image_type_info(image_type, "supported_image_formats")
@@ -130,19 +138,8 @@ class Image:
             raise KernelArgumentError(f"Image: a {image_type} image has the DEPTH channel order")
         if access not in (None, "read_only", "write_only", "read_write"):
             raise KernelArgumentError(f"Image: access is 'read_only', 'write_only' or 'read_write', not {access!r}")
-        if data.dtype != dtype:
-            raise KernelArgumentError(f"Image: a {channel_type} image holds {np.dtype(dtype).name} "
-                                      f"{'texels' if packed else 'components'}, got a {data.dtype} array")
-        ndim = spatial + arrayed + channel_axis
-        if data.ndim != ndim or (channel_axis and data.shape[-1] != channels) or 0 in data.shape:
-            axes = {1: "w", 2: "h, w", 3: "d, h, w"}[spatial]
-            if arrayed:
-                axes = "layers, " + axes
-            want = f"({axes}, {channels})" if channel_axis else f"({axes})"
-            raise KernelArgumentError(f"Image: a {image_type} {channel_order}/{channel_type} image's array has "
-                                      f"shape {want}, got {data.shape}")
-        if not data.flags.c_contiguous:
-            raise KernelArgumentError("Image: the array must be C-contiguous (use np.ascontiguousarray)")
+        check_image_array(data, dtype, channel_type, f"{image_type} {channel_order}/{channel_type}", spatial, arrayed,
+                          channels if channel_axis else 0, packed=packed)
         if access is None:
             access = "read_write" if data.flags.writeable else "read_only"
         elif access != "read_only" and not data.flags.writeable:
@@ -181,25 +178,7 @@ class Image:
         return tuple(dims)
 
     def _descriptor(self, channels: int) -> np.ndarray:
-        data = self._data
-        w, h, _ = self.size
-        elem = data.itemsize * channels
-        words = np.zeros(IMAGE["_words"], np.int64)
-        words[IMAGE["data"]] = data.ctypes.data
-        words[IMAGE["data_end"]] = data.ctypes.data + data.nbytes
-        words[IMAGE["size"]: IMAGE["size"] + 3] = self.size
-        words[IMAGE["elem_bytes"]] = elem
-        words[IMAGE["row_pitch"]] = elem * w
-        words[IMAGE["slice_pitch"]] = elem * w * h
-        words[IMAGE["channel_type"]] = _spirv_enumerant("ImageChannelDataType", self.channel_type)
-        words[IMAGE["channel_order"]] = _spirv_enumerant("ImageChannelOrder", self.channel_order)
-        words[IMAGE["channels"]] = channels
-        read_map, write_map = channel_maps(self.channel_order)
-        words[IMAGE["read_map"]] = int.from_bytes(bytes(read_map), "little")
-        words[IMAGE["write_map"]] = int.from_bytes(bytes(write_map), "little")
-        words[IMAGE["border_alpha"]] = border_alpha(self.channel_order)
-        words[IMAGE["srgb"]] = int(self.channel_order.startswith("s"))
-        return words
+        return descriptor_words(self._data, self.size, channels, self.channel_order, self.channel_type)
 
     def describe(self) -> str:
         size = "×".join(str(s) for s in self.shape)
@@ -208,6 +187,52 @@ class Image:
     def __repr__(self):
         return (f"Image({self.image_type}, {self.channel_order}/{self.channel_type}, shape {self.shape}, "
                 f"{self.access})")
+
+
+def check_image_array(data: np.ndarray, dtype, type_name: str, image_name: str, spatial: int, arrayed: int,
+                      channels: int, samples: int = 0, packed: bool = False) -> None:
+    """Raises KernelArgumentError unless ``data`` can hold an image of ``image_name``: its
+    dtype, its shape ([samples,] [layers,] spatial sizes, [channels] when ``channels``) and
+    C-contiguous (images are bound zero-copy)."""
+    if data.dtype != dtype:
+        raise KernelArgumentError(f"Image: a {type_name} image holds {np.dtype(dtype).name} "
+                                  f"{'texels' if packed else 'components'}, got a {data.dtype} array")
+    ndim = bool(samples) + arrayed + spatial + bool(channels)
+    if data.ndim != ndim or (channels and data.shape[-1] != channels) or (samples and data.shape[0] != samples) \
+            or 0 in data.shape:
+        axes = ("samples, " if samples else "") + ("layers, " if arrayed else "") + \
+            {1: "w", 2: "h, w", 3: "d, h, w"}[spatial]
+        want = f"({axes}, {channels})" if channels else f"({axes})"
+        raise KernelArgumentError(f"Image: a {image_name} image's array has shape {want}, got {data.shape}")
+    if not data.flags.c_contiguous:
+        raise KernelArgumentError("Image: the array must be C-contiguous (use np.ascontiguousarray)")
+
+
+def descriptor_words(data: np.ndarray, size: tuple, channels: int, channel_order: str, channel_type: str,
+                     levels: int = 1, samples: int = 1) -> np.ndarray:
+    """The descriptor of an image over ``data`` (jit.abi.IMAGE) of ``size`` (width, height,
+    depth / layers) texels: one block; a Vulkan image with mip levels or samples has one such
+    block per level or sample (vk/resources.py)."""
+    w, h, _ = size
+    elem = data.itemsize * channels
+    words = np.zeros(IMAGE["_words"], np.int64)
+    words[IMAGE["data"]] = data.ctypes.data
+    words[IMAGE["data_end"]] = data.ctypes.data + data.nbytes
+    words[IMAGE["size"]: IMAGE["size"] + 3] = size
+    words[IMAGE["elem_bytes"]] = elem
+    words[IMAGE["row_pitch"]] = elem * w
+    words[IMAGE["slice_pitch"]] = elem * w * h
+    words[IMAGE["channel_type"]] = _channel_type_code(channel_type)
+    words[IMAGE["channel_order"]] = _spirv_enumerant("ImageChannelOrder", channel_order)
+    words[IMAGE["channels"]] = channels
+    read_map, write_map = channel_maps(channel_order)
+    words[IMAGE["read_map"]] = int.from_bytes(bytes(read_map), "little")
+    words[IMAGE["write_map"]] = int.from_bytes(bytes(write_map), "little")
+    words[IMAGE["border_alpha"]] = border_alpha(channel_order)
+    words[IMAGE["srgb"]] = int(channel_order.startswith("s"))
+    words[IMAGE["levels"]] = levels
+    words[IMAGE["samples"]] = samples
+    return words
 
 
 def channel_maps(order: str) -> tuple[list[int], list[int]]:

@@ -115,7 +115,7 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
     re-run the one work-group whose fault flag a checked launch found set. ``printf``: where the
     kernel's printf output goes (see runtime/printf.py); it is written when the launch ends.
     ``sub_group_size``: work-items per sub-group (None: one sub-group per work-group).
-    ``device_queue``: the host launch's runtime.device_queue.DeviceQueue, for a kernel that may
+    ``device_queue``: the host launch's runtime.device_queue.LaunchQueue, for a kernel that may
     enqueue children: they are collected from it when the launch has finished (and run by its
     ``drain``, not here).
 

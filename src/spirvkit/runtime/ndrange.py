@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import KernelArgumentError
+from ..jit.abi import PICKED_GROUP_ITEMS
 from .limits import MAX_WORK_GROUP_SIZE
 
 
@@ -74,9 +75,9 @@ def make_ndrange(global_size, local_size, global_offset, required_local=None) ->
 
 
 def _pick_local(g: tuple[int, ...]) -> tuple[int, ...]:
-    """A local size for ``local_size=None``: up to 256 work-items, dividing the global size
-    (so no group is partial), filled from the first dimension."""
-    budget, out = 256, []
+    """A local size for ``local_size=None``: up to PICKED_GROUP_ITEMS work-items, dividing the
+    global size (so no group is partial), filled from the first dimension."""
+    budget, out = PICKED_GROUP_ITEMS, []
     for v in g:
         best = max(d for d in range(1, min(v, budget) + 1) if v % d == 0) if budget > 1 else 1
         out.append(best)

@@ -8,7 +8,7 @@ queue (runtime/device_queue.py): a command enqueued on any of them, or on
 Device queues are out-of-order queues, whose commands run in any order their events and flags
 allow, so one schedule for all of them is one of the schedules OpenCL permits. The kernel sees
 the launch queue's address in the parameter (written when the launch starts,
-``DeviceQueue.bind_queue_arguments``); a launch without device-side enqueue cannot take one.
+``LaunchQueue.bind_queue_arguments``); a launch without device-side enqueue cannot take one.
 """
 
 from __future__ import annotations

@@ -383,6 +383,41 @@ class Module:
     def has_decoration(self, id: int, name: str, member: int | None = None) -> bool:
         return any(d.name == name for d in self.decorations(id, member))
 
+    def execution_mode(self, fn_id: int, mode: str) -> list[int] | None:
+        """The operand words of entry point ``fn_id``'s execution mode ``mode`` (an ExecutionMode
+        name: literals for an OpExecutionMode, ids for an OpExecutionModeId), None without it."""
+        value = load_grammar().operand_kinds["ExecutionMode"].by_name[mode].value
+        for inst in self.section("execution_modes"):
+            if inst.words[1] == fn_id and inst.words[2] == value:
+                return inst.words[3:]
+        return None
+
+    def local_size(self, fn_id: int) -> tuple[int, int, int] | None:
+        """The work-group size entry point ``fn_id`` requires (its LocalSize execution mode:
+        OpenCL C's reqd_work_group_size), None when it requires none."""
+        words = self.execution_mode(fn_id, "LocalSize")
+        return tuple(words[:3]) if words is not None else None
+
+    def recursive_functions(self) -> set[int]:
+        """The functions on a cycle of the call graph (OpFunctionCall): those a lowering that
+        inlines calls must leave as calls."""
+        call = load_grammar().by_name["OpFunctionCall"].opcode
+        calls = {fn.id: {inst.words[3] for b in fn.blocks for inst in b.instructions if inst.opcode == call}
+                 for fn in self.functions}
+
+        def on_cycle(start: int) -> bool:
+            seen, todo = set(), list(calls.get(start, ()))
+            while todo:
+                f = todo.pop()
+                if f == start:
+                    return True
+                if f not in seen:
+                    seen.add(f)
+                    todo.extend(calls.get(f, ()))
+            return False
+
+        return {fn.id for fn in self.functions if on_cycle(fn.id)}
+
     def summary(self) -> str:
         """A short human-readable description (used by ``spirvkit dis --summary`` and the
         README's main job)."""

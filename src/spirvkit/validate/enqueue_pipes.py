@@ -14,8 +14,6 @@ from . import opcodes as op
 
 ENQUEUE_SEC = "SPIR-V 3.32.22"
 PIPE_SEC = "SPIR-V 3.32.23"
-_CROSS_WORKGROUP, _GENERIC = 5, 8
-_READ_ONLY, _WRITE_ONLY = 0, 1
 
 
 def _int32(ctx, t) -> bool:
@@ -55,12 +53,12 @@ def _of(kind):
 
 def _generic_pointer(ctx, t) -> bool:
     info = ctx.pointer_info(t)
-    return info is not None and info[0] == _GENERIC
+    return info is not None and info[0] == op.SC.Generic
 
 
 def _ndrange_size(ctx, t) -> bool:
     """A scalar, or an array of 2 or 3, of the addressing model's integer width."""
-    width = 32 if ctx.addressing_model == 1 else 64
+    width = 32 if ctx.addressing_model == op.ADDRESSING.Physical32 else 64
     ti = ctx.type_inst(t)
     if ti is not None and ti.opcode == op.TypeArray:
         if ctx.constant_value(ti.words[3]) not in (2, 3):
@@ -92,10 +90,10 @@ def _local_size(ctx, t) -> bool:
 
 
 _NDRANGE = (_ndrange, "must be an OpTypeStruct whose members are as described by the Result Type of OpBuildNDRange")
-_READ = (_pipe(_READ_ONLY), "must have a type of OpTypePipe with ReadOnly access qualifier")
-_WRITE = (_pipe(_WRITE_ONLY), "must have a type of OpTypePipe with WriteOnly access qualifier")
-_EITHER = (_pipe(_READ_ONLY, _WRITE_ONLY), "must have a type of OpTypePipe with ReadOnly or WriteOnly access "
-                                           "qualifier")
+_READ = (_pipe(op.ACCESS.ReadOnly), "must have a type of OpTypePipe with ReadOnly access qualifier")
+_WRITE = (_pipe(op.ACCESS.WriteOnly), "must have a type of OpTypePipe with WriteOnly access qualifier")
+_EITHER = (_pipe(op.ACCESS.ReadOnly, op.ACCESS.WriteOnly),
+           "must have a type of OpTypePipe with ReadOnly or WriteOnly access qualifier")
 _POINTER = (_generic_pointer, "must have a type of OpTypePointer with a Generic Storage Class")
 
 
@@ -125,7 +123,7 @@ _RULES = {
     "OpCaptureEventProfilingInfo": [("Event", 1, *_EVENT),
                                     ("Profiling Info", 2, lambda ctx, t: ctx.is_int_scalar(t),
                                      "must be an integer type scalar"),
-                                    ("Value", 3, _int8_pointer(_CROSS_WORKGROUP),
+                                    ("Value", 3, _int8_pointer(op.SC.CrossWorkgroup),
                                      "must be a pointer to a scalar 8-bit integer type in the CrossWorkgroup "
                                      "Storage Class")],
     "OpGetDefaultQueue": [("Result Type", 1, _of(op.TypeQueue), "must be an OpTypeQueue")],

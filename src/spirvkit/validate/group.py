@@ -14,8 +14,9 @@ _ARITH = {op.GroupIAdd: "int", op.GroupFAdd: "float", op.GroupFMin: "float", op.
 
 
 _BALLOT_UVEC4 = frozenset(getattr(op, n) for n in ("GroupNonUniformBallot",) if hasattr(op, n))
-_SCAN_OPS = frozenset({0, 1, 2})  # Reduce, InclusiveScan, ExclusiveScan
-_CLUSTERED_REDUCE = 3
+_SCAN_OPS = frozenset({op.GROUP_OPERATION.Reduce, op.GROUP_OPERATION.InclusiveScan,
+                       op.GROUP_OPERATION.ExclusiveScan})
+_CLUSTERED_REDUCE = op.GROUP_OPERATION.ClusteredReduce
 # The non-uniform scans and reductions whose grammar ends in the optional ClusterSize operand
 # (opcode -> word index of ClusterSize).
 _CLUSTERED = {d.opcode: len(d.operands) for d in op._g.instructions.values()
@@ -23,8 +24,6 @@ _CLUSTERED = {d.opcode: len(d.operands) for d in op._g.instructions.values()
 
 
 _ROTATE = getattr(op, "GroupNonUniformRotateKHR", -1)
-_WORKGROUP, _CROSS_WORKGROUP = 4, 5
-_PHYSICAL32 = 1
 
 
 def _async_copy(ctx, inst) -> None:
@@ -46,10 +45,10 @@ def _async_copy(ctx, inst) -> None:
         return fail("Destination must be a pointer to a scalar or vector of floating-point type or integer type")
     if src is None or src[1] != dst[1]:
         return fail("the type of Source must be the same as Destination")
-    if {dst[0], src[0]} != {_WORKGROUP, _CROSS_WORKGROUP}:
+    if {dst[0], src[0]} != {op.SC.Workgroup, op.SC.CrossWorkgroup}:
         return fail("one of Destination and Source must be in Workgroup and the other in CrossWorkgroup "
                     "storage")
-    width = 32 if ctx.addressing_model == _PHYSICAL32 else 64
+    width = 32 if ctx.addressing_model == op.ADDRESSING.Physical32 else 64
     for index, name in ((6, "Num Elements"), (7, "Stride")):
         t = ctx.type_of(w[index])
         if not ctx.is_int_scalar(t) or ctx.bit_width(t) != width:

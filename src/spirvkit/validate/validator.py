@@ -120,11 +120,9 @@ def _check_header(ctx: ValidationContext) -> None:
 
 
 def _stages():
-    from . import (atomics_barriers, arithmetic, bits_logical, capabilities, cfg, composite, constants,
+    from . import (arithmetic, atomics_barriers, bits_logical, capabilities, cfg, composite, constants,
                    conversions, debug_info, decorations, enqueue_pipes, extinst, function, group, ids, image, layout,
-                   limits,
-                   logical_pointers, memory,
-                   misc_instructions, opencl, small_types, types, vulkan)
+                   limits, logical_pointers, memory, misc_instructions, opencl, small_types, types, vulkan)
 
     # (name, check, structural)
     return (

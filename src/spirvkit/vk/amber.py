@@ -9,17 +9,21 @@ channels), ``IMAGE`` and ``SAMPLER`` (amber_images.py), ``PIPELINE compute`` (AT
 ENTRY_POINT and SPECIALIZE; BIND BUFFER / BUFFER_ARRAY AS storage / uniform (and their _dynamic
 forms) with DESCRIPTOR_OFFSET / DESCRIPTOR_RANGE, AS storage_image / sampled_image /
 combined_image_sampler / uniform_texel_buffer / storage_texel_buffer, AS push_constant; BIND
-SAMPLER / SAMPLER_ARRAY; SHADER_OPTIMIZATION accepted: its passes preserve meaning), ``RUN p x
-y z``, ``EXPECT`` (IDX with EQ NE LT LE GT GE and TOLERANCE, EQ_BUFFER, RMSE_BUFFER,
-EQ_HISTOGRAM_EMD_BUFFER), ``COPY``, ``REPEAT``, ``SET ENGINE_DATA fence_timeout_ms``,
-``DEVICE_FEATURE`` / ``DEVICE_EXTENSION`` for what the executor has. A line ending in a
-backslash continues on the next. Everything else is a located "not supported yet" error.
+SAMPLER / SAMPLER_ARRAY; SHADER_OPTIMIZATION accepted: its passes preserve meaning, apart from
+--graphics-robust-access), ``RUN [TIMED_EXECUTION] p x y z``, ``EXPECT`` (IDX with EQ NE LT LE
+GT GE and TOLERANCE, EQ_BUFFER, RMSE_BUFFER, EQ_HISTOGRAM_EMD_BUFFER), ``COPY``, ``REPEAT``,
+``SET ENGINE_DATA fence_timeout_ms``, ``DEVICE_FEATURE`` / ``DEVICE_EXTENSION`` for what the
+executor has. A line ending in a backslash continues on the next. Everything else is a located
+"not supported yet" error. DEVICE_EXTENSION VK_KHR_spirv_1_4 makes SPIR-V 1.4 the default of
+SPIRV-ASM shaders; float16 DATA is stored as Amber stores it (amber_data.amber_half). A script
+not starting with ``#!amber`` is a VkScript (vkscript.py).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,7 +61,8 @@ SUPPORTED_EXTENSIONS = {"VK_KHR_storage_buffer_storage_class", "VK_KHR_16bit_sto
                         "VK_KHR_shader_non_semantic_info", "VK_KHR_get_physical_device_properties2",
                         "VK_KHR_shader_float16_int8", "VK_KHR_vulkan_memory_model",
                         "VK_KHR_zero_initialize_workgroup_memory", "VK_KHR_variable_pointers",
-                        "VK_KHR_buffer_device_address", "VK_EXT_shader_atomic_float", "VK_EXT_shader_atomic_float2"}
+                        "VK_KHR_buffer_device_address", "VK_EXT_shader_atomic_float", "VK_EXT_shader_atomic_float2",
+                        "VK_KHR_spirv_1_4", "VK_KHR_workgroup_memory_explicit_layout"}
 FLOAT_EPSILON = 1e-6     # EQ on floats without a TOLERANCE, as Amber compares them
 
 
@@ -149,6 +154,15 @@ class _Lines:
 
 class Script:
     def __init__(self, text: str, path: str = "<script>"):
+        self._setup(path)
+        lines = _Lines(text)
+        first = next((line for line in lines.raw if line.strip()), "")
+        if not first.strip().startswith("#!amber"):
+            raise AmberError(f"{path}:1: a VkScript (a script not starting with #!amber): run it with "
+                             f"vkscript.VkScript")
+        self.commands = self._block(lines, top=True)
+
+    def _setup(self, path: str) -> None:
         self.path = path
         self.shaders: dict[str, Shader] = {}
         self.buffers: dict[str, Buffer] = {}
@@ -157,11 +171,7 @@ class Script:
         self.virtual_files: dict[str, tuple] = {}   # path -> (line of VIRTUAL_FILE, text)
         self.timeout: float | None = None
         self.expects = 0
-        lines = _Lines(text)
-        first = next((line for line in lines.raw if line.strip()), "")
-        if not first.strip().startswith("#!amber"):
-            raise AmberError(f"{path}:1: not supported yet: VkScript (a script not starting with #!amber)")
-        self.commands = self._block(lines, top=True)
+        self.spirv_1_4 = False    # DEVICE_EXTENSION VK_KHR_spirv_1_4 seen
 
     def error(self, line: int, message: str) -> AmberError:
         return AmberError(f"{self.path}:{line}: {message}")
@@ -274,8 +284,11 @@ class Script:
         # assembler's and glslang's line numbers the script's own.
         padded = "\n" * number + source
         if fmt == "SPIRV-ASM":
+            # A script requiring VK_KHR_spirv_1_4 has its assembly shaders assembled as SPIR-V
+            # 1.4 (as the Vulkan CTS does for them: their entry points list every global).
+            default = "spv1.4" if self.spirv_1_4 else "spv1.0"
             try:
-                return Module.from_bytes(assemble(padded, target_env or "spv1.0", filename=self.path))
+                return Module.from_bytes(assemble(padded, target_env or default, filename=self.path))
             except AssemblyError as e:   # already 'script:line:col: error: ...'
                 raise AmberError(str(e)) from None
         if fmt == "SPIRV-HEX":
@@ -285,7 +298,9 @@ class Script:
                 raise self.error(number, "SPIRV-HEX: not a list of hex bytes") from None
             return Module.from_bytes(data)
         if fmt == "GLSL":
-            return Module.from_bytes(compile_glsl(padded, target_env or "vulkan1.0", self.path))
+            # Not padded: an ES shader's #version must be its first line. Its messages' line
+            # numbers are moved to the script's instead.
+            return Module.from_bytes(compile_glsl(source, target_env or "vulkan1.0", self.path, number))
         raise self.unsupported(number, f"shader format {fmt}")
 
     def _buffer(self, line: Line, lines: _Lines) -> None:
@@ -451,9 +466,12 @@ class Script:
                 self._bind_sampler(inner, p)
             elif w[0] == "SHADER_OPTIMIZATION":
                 # SPIRV-Tools optimisation passes keep a shader's meaning: running it as written
-                # gives the results the optimised one would.
+                # gives the results the optimised one would. Not --graphics-robust-access: it
+                # clamps out-of-bounds accesses, which spirvkit reports as errors instead.
                 while (opt := lines.next()) is not None and opt.tokens != ["END"]:
-                    pass
+                    if "--graphics-robust-access" in opt.tokens:
+                        raise self.unsupported(opt.number, "SHADER_OPTIMIZATION --graphics-robust-access "
+                                                           "(robust buffer access: out-of-bounds accesses clamped)")
             else:
                 raise self.unsupported(inner.number, f"{' '.join(w[:2])} in a compute pipeline")
         if p.shader is None:
@@ -587,6 +605,9 @@ class Script:
 
     def _run(self, line: Line) -> Command:
         w = line.tokens
+        if w[1:2] == ["TIMED_EXECUTION"]:   # Amber times the dispatch; its results are a RUN's
+            line = Line(line.number, w[:1] + w[2:])
+            w = line.tokens
         if len(w) < 2 or w[1] not in self.pipelines:
             raise self.error(line.number, f"RUN: unknown pipeline {w[1] if len(w) > 1 else ''!r}")
         if len(w) != 5:
@@ -697,6 +718,8 @@ class Script:
                  else SUPPORTED_EXTENSIONS | amber_images.EXTENSIONS)
         if w[1] not in known:
             raise self.unsupported(line.number, f"{w[0]} {w[1]}")
+        if w[1] == "VK_KHR_spirv_1_4":
+            self.spirv_1_4 = True
 
     def _set(self, line: Line) -> None:
         w = line.tokens
@@ -844,9 +867,9 @@ def glslang_path() -> str | None:
     return str(beside) if beside.exists() else None
 
 
-def compile_glsl(source: str, target_env: str, name: str = "shader.comp") -> bytes:
+def compile_glsl(source: str, target_env: str, name: str = "shader.comp", first_line: int = 0) -> bytes:
     """A GLSL compute shader compiled to SPIR-V with glslangValidator; its messages name the
-    source ``name``."""
+    source ``name``, their line numbers moved on by ``first_line`` (where the source starts in it)."""
     tool = glslang_path()
     if tool is None:
         raise NotSupportedError("a GLSL shader needs glslangValidator: install spirvkit[glsl]")
@@ -859,8 +882,9 @@ def compile_glsl(source: str, target_env: str, name: str = "shader.comp") -> byt
         done = subprocess.run([tool, "-V", "--target-env", env_flag, "-S", "comp", "-o", out, src],
                               capture_output=True, text=True)
         if done.returncode != 0 or not os.path.exists(out):
-            messages = [line.replace(src, name) for line in (done.stdout + done.stderr).splitlines()
-                        if line.strip() and line.strip() != src]
+            located = re.compile(re.escape(src) + r":(\d+)")
+            messages = [located.sub(lambda m: f"{name}:{int(m.group(1)) + first_line}", line).replace(src, name)
+                        for line in (done.stdout + done.stderr).splitlines() if line.strip() and line.strip() != src]
             raise SpirvkitError("the GLSL shader does not compile:\n  " + "\n  ".join(messages[:20]))
         return Path(out).read_bytes()
 
@@ -879,8 +903,10 @@ def run_file(path: str) -> FileResult:
         text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
     except OSError as e:
         return FileResult(path, False, f"{path}: cannot read: {e.strerror}")
+    from .vkscript import VkScript, is_vkscript
+
     try:
-        script = Script(text, path)
+        script = VkScript(text, path) if is_vkscript(text) else Script(text, path)
         script.run()
     except ExpectFailed as e:
         return FileResult(path, False, f"{path}:{e.line}: EXPECT failed: {e.message}")

@@ -101,6 +101,23 @@ def image_format(t: DataType) -> str:
     return "".join(f"{c}{bits}" for c in "RGBA"[:t.components]) + "_" + kind
 
 
+def amber_half(values: np.ndarray) -> np.ndarray:
+    """float16 buffer values as Amber stores them: through float32, the mantissa truncated
+    (float16_helper.cc's FloatToHexFloat16), not rounded to nearest. Scripts' expectations are
+    computed from those inputs (the CTS's fp16 determinants differ by more than their tolerance
+    otherwise). Amber's bit surgery is only meaningful for float16's normal range: zeros,
+    subnormals, infinities, NaNs and overflows are converted exactly as IEEE rounds them."""
+    with np.errstate(over="ignore"):     # beyond float16 (or float32): infinity, as IEEE has it
+        single = values.astype(np.float32)
+        half = single.astype(np.float16)
+    bits = single.view(np.uint32)
+    exponent = (bits >> 23) & 0xFF
+    normal = (exponent >= 113) & (exponent <= 142)          # float16 exponents 1 .. 30
+    truncated = ((bits >> 16) & 0x8000) | ((exponent - 112) << 10) & 0x7C00 | ((bits & 0x7FFFFF) >> 13)
+    half[normal] = truncated[normal].astype(np.uint16).view(np.float16)
+    return half
+
+
 class Buffer:
     """An Amber buffer: bytes, read through its data type's layout."""
 
@@ -125,12 +142,16 @@ class Buffer:
         self.write(0, values)
 
     def write(self, first_element: int, values: list) -> None:
+        if not len(values):     # (an empty DATA ... END: nothing to write)
+            return
         t = self.type
         view = self._components()
         flat = np.array(values, dtype=np.float64 if t.is_float else object)
         n = len(values)
         target = view.reshape(-1)[first_element * t.components: first_element * t.components + n]
-        if t.is_float:
+        if t.dtype == np.float16:
+            target[:] = amber_half(flat)
+        elif t.is_float:
             target[:] = flat.astype(t.dtype)
         else:
             bits = t.dtype.itemsize * 8

@@ -37,6 +37,7 @@ class ImageShape:
     width: int
     height: int
     depth: int
+    mip_levels: int = 1   # the buffer's bytes are level 0; the others live in the image (image_of)
 
 
 def parse_image(tokens: list[str]) -> tuple[DataType, ImageShape, list[str]]:
@@ -60,10 +61,9 @@ def parse_image(tokens: list[str]) -> tuple[DataType, ImageShape, list[str]]:
                     raise ValueError
             except (IndexError, ValueError):
                 raise SpirvkitError(f"expected positive IMAGE {word}") from None
-            if word == "MIP_LEVELS" and value != 1:
-                raise NotSupportedError("images with several MIP_LEVELS")
             if word == "SAMPLES" and value != 1:
-                raise NotSupportedError("multisampled images (SAMPLES)")
+                # spirvkit.vk has multisampled images; Amber's initial data for them is its own.
+                raise NotSupportedError("multisampled IMAGEs (SAMPLES) in Amber scripts")
             sizes[word] = value
         else:
             raise SpirvkitError(f"unknown IMAGE command provided: {word}")
@@ -75,7 +75,11 @@ def parse_image(tokens: list[str]) -> tuple[DataType, ImageShape, list[str]]:
     for word in needed:
         if word not in sizes:
             raise SpirvkitError(f"expected IMAGE {word}")
-    shape = ImageShape(dim, sizes["WIDTH"], sizes.get("HEIGHT", 1), sizes.get("DEPTH", 1))
+    shape = ImageShape(dim, sizes["WIDTH"], sizes.get("HEIGHT", 1), sizes.get("DEPTH", 1), sizes.get("MIP_LEVELS", 1))
+    most = max(shape.width, shape.height if dim != "1d" else 1, shape.depth if dim == "3d" else 1).bit_length()
+    if shape.mip_levels > most:
+        raise SpirvkitError(f"IMAGE MIP_LEVELS {shape.mip_levels}: a {shape.width}x{shape.height}"
+                            f"{f'x{shape.depth}' if dim == '3d' else ''} image has at most {most}")
     return texel, shape, rest
 
 
@@ -98,7 +102,7 @@ def parse_sampler(tokens: list[str]) -> Sampler:
                 raise SpirvkitError(f"invalid COMPARE value {value}")
             options["compare"] = value == "on"
         elif word == "COMPARE_OP" and rest:
-            rest.pop(0)   # used only with COMPARE on, which is refused
+            options["compare_op"] = rest.pop(0)
         elif word in SAMPLER_OPTIONS and rest:
             value = rest.pop(0)
             if word in ("MIN_LOD", "MAX_LOD"):
@@ -112,6 +116,9 @@ def parse_sampler(tokens: list[str]) -> Sampler:
             raise SpirvkitError(f"unexpected sampler parameter {word}")
     if options.get("normalized_coords") is False:
         options["min_lod"] = options["max_lod"] = 0.0   # as Amber: unnormalized coordinates use level 0
+    # Amber's samplers take their mipmap mode from MIN_FILTER (VkSamplerMipmapMode has no
+    # AmberScript word of its own).
+    options["mipmap_mode"] = options.get("min_filter", "nearest")
     try:
         return Sampler(**options)
     except KernelArgumentError as e:
@@ -143,7 +150,25 @@ def image_of(buffer: Buffer, shader_dim: str, where: str) -> Image:
     else:
         dims = {"1d": (shape.width,), "2d": (shape.height, shape.width),
                 "3d": (shape.depth, shape.height, shape.width)}[dim]
-    return Image(data.reshape(dims + channels), fmt, dim)
+    if shape.mip_levels == 1 or dim == "buffer":
+        return Image(data.reshape(dims + channels), fmt, dim)
+    return _mipmapped(buffer, data.reshape(dims + channels), fmt, dim, shape.mip_levels)
+
+
+def _mipmapped(buffer: Buffer, level0: np.ndarray, fmt: str, dim: str, levels: int) -> Image:
+    """An IMAGE with MIP_LEVELS: the buffer's bytes are level 0, the other levels start as
+    zeros. The image keeps every level in one array of its own, so the buffer's bytes become a
+    view of that array's level 0 (EXPECT reads what shaders wrote there), and the image is
+    kept with the buffer while its bytes stay that view (the other levels persist between RUNs)."""
+    kept = getattr(buffer, "_mip_image", None)
+    if kept is not None and kept[1] is buffer.data and kept[0].vk_dim == dim:
+        return kept[0]
+    if level0.nbytes != buffer.data.nbytes:
+        raise NotSupportedError(f"IMAGE {buffer.name} with MIP_LEVELS and more bytes than its level 0")
+    image = Image(level0, fmt, dim, mip_levels=levels)
+    buffer.data = image.levels[0].reshape(-1).view(np.uint8)
+    buffer._mip_image = (image, buffer.data)
+    return image
 
 
 def histogram_emd(a: Buffer, b: Buffer) -> float:

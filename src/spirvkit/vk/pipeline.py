@@ -3,6 +3,14 @@
 Buffers are numpy arrays bound zero-copy by (set, binding): the shader reads and writes the
 array's own memory. Every dispatch is bounds-checked unless ``unchecked=True``; a fault names
 the binding, the invocation and the instruction.
+
+Tiers, as for OpenCL kernels (spirvkit.api): a pipeline's first dispatch runs a quick build
+(LLVM's cheap tier-1 pipeline, "quick-large" from ``spirvkit.api.LARGE_LAUNCH`` invocations on:
+2-5x less compile time than O3), its second queues the optimised build (O3) in the background,
+and each dispatch runs the best build ready; both compute bit-identical results.
+``SPIRVKIT_JIT=optimized`` compiles O3 at the first dispatch, ``quick`` never does.
+``ComputePipeline.tier`` tells which tier the last dispatch ran; ``ComputePipeline.compile()``
+gets the optimised build now (for timings).
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ import numpy as np
 
 from ..errors import (KernelArgumentError, KernelFault, KernelInterrupted, KernelTimeout, NotSupportedError,
                       SpirvkitError)
-from ..api import read_input
+from ..inputs import read_input
 from ..jit.shader_interface import MAX_INVOCATION_ID
 from ..spirv.module import Module
 from .device_address import addressed_buffers
@@ -95,8 +103,9 @@ class ComputePipeline:
         self.local_size = self.interface.local_size
         self._bindings: dict[tuple[int, int], np.ndarray] = {}
         self._push: np.ndarray | None = None
-        self._loaded: dict[tuple, object] = {}   # (mode, image formats) -> LoadedKernel
+        self._loaded: dict[tuple, _Build] = {}   # (mode, image formats) -> its builds
         self._lock = threading.Lock()
+        self.tier: int | None = None              # the tier the last dispatch ran: 1 quick, 2 optimised
 
     # ----- resources ----------------------------------------------------------------------
     @property
@@ -192,7 +201,8 @@ class ComputePipeline:
             regions.append((base, end, what))
             keep.append(array)
         formats = self._image_formats()
-        loaded = self._kernel("unchecked" if unchecked else "checked", formats)
+        invocations = int(np.prod(groups)) * int(np.prod(self.local_size))
+        loaded = self._kernel("unchecked" if unchecked else "checked", formats, invocations)
         compiled = loaded.compiled
         bound = BoundArgs(block, regions, [], compiled.local_bytes, keep)
         local = self.local_size
@@ -235,8 +245,8 @@ class ComputePipeline:
             table[i, 0] = image.descriptor.ctypes.data
             if sampler is not None:
                 table[i, 1] = sampler.bits(_IMAGE_AXES.get(r.element.image["dim"], 3))
-            base = image.data.ctypes.data
-            regions.append((base, base + image.data.nbytes, f"{where}, {image.describe()}"))
+            base = image.memory.ctypes.data   # every mip level / sample
+            regions.append((base, base + image.memory.nbytes, f"{where}, {image.describe()}"))
             keep += [image, image.descriptor]
         return table
 
@@ -275,23 +285,93 @@ class ComputePipeline:
             found.setdefault(image_type.id, set()).update(i.format_words for i in images)
         return tuple(sorted((type_id, next(iter(words))) for type_id, words in found.items() if len(words) == 1))
 
-    def _kernel(self, mode: str, formats: tuple = ()):
+    def compile(self, optimized: bool = True, unchecked: bool = False) -> "ComputePipeline":
+        """Builds now what the next dispatch in this mode runs: with ``optimized``, the O3 build
+        (waiting for one in progress in the background), so that timed dispatches run it from
+        the first on. Call it after binding the images (a build is per bound image format)."""
         from ..jit import target
         from ..jit.shader_compiler import compile_shader
         from ..runtime.launch import LoadedKernel
 
+        mode = "unchecked" if unchecked else "checked"
+        images = [r for r in self.interface.resources if r.element is not None and r.kind != "sampler"]
+        formats = self._image_formats() if all((r.set, r.binding) in self._bindings for r in images) else ()
+        if not optimized:
+            self._kernel(mode, formats)
+            return self
         with self._lock:
-            loaded = self._loaded.get((mode, formats))
-            if loaded is None:
+            current = self._loaded.get((mode, formats))
+            if current is not None and current.tier == 2:
+                return self
+            if current is not None and current.future is not None and not current.failed:
+                compiled = current.future.result()
+                current.future = None
+            else:
                 with target.foreground():
-                    compiled, _ = compile_shader(self.module, self.entry, mode, self.specialization,
-                                                 image_formats=formats)
-                loaded = self._loaded[(mode, formats)] = LoadedKernel(compiled)
-            return loaded
+                    compiled = compile_shader(self.module, self.entry, mode, self.specialization, pipeline="optimized",
+                                              image_formats=formats)[0]
+            loaded = LoadedKernel(compiled)
+            if current is None:
+                self._loaded[(mode, formats)] = _Build(loaded, 2)
+            else:
+                current.loaded, current.tier = loaded, 2
+        return self
+
+    def _kernel(self, mode: str, formats: tuple = (), invocations: int = 0):
+        """The build a dispatch in ``mode`` of ``invocations`` runs (see "Tiers" in the module
+        docstring)."""
+        from ..api import LARGE_LAUNCH, jit_policy
+        from ..jit import target
+        from ..jit.shader_compiler import compile_shader
+        from ..runtime.launch import LoadedKernel
+
+        policy = jit_policy()
+        # Report-mode builds (re-running a faulting group to locate the fault) are always quick.
+        tiered = policy == "tiered" and mode != "report"
+
+        def build(pipeline: str):
+            return compile_shader(self.module, self.entry, mode, self.specialization, pipeline=pipeline,
+                                  image_formats=formats)[0]
+
+        with self._lock:
+            current = self._loaded.get((mode, formats))
+            if current is None:
+                # a large first dispatch: the tier-1 pipeline whose code runs loops faster
+                quick = "quick-large" if invocations >= LARGE_LAUNCH else "quick"
+                pipeline = "optimized" if policy == "optimized" and mode != "report" else quick
+                with target.foreground():
+                    compiled = build(pipeline)
+                current = self._loaded[(mode, formats)] = _Build(LoadedKernel(compiled), 2 if pipeline == "optimized"
+                                                                 else 1)
+            elif tiered and current.tier == 1 and not current.failed:
+                if current.future is None:
+                    current.future = target.submit(lambda: build("optimized"))
+                elif current.future.done():
+                    future, current.future = current.future, None
+                    if not future.cancelled():      # (cancelled: the interpreter is exiting)
+                        try:
+                            compiled = future.result()
+                        except BaseException:
+                            current.failed = True   # raised once; later dispatches keep the quick build
+                            raise
+                        current.loaded, current.tier = LoadedKernel(compiled), 2
+            if mode != "report":
+                self.tier = current.tier
+            return current.loaded
 
     def __repr__(self):
         x, y, z = self.local_size
         return f"<spirvkit.vk.ComputePipeline {self.entry!r} local size {x}x{y}x{z}>"
+
+
+class _Build:
+    """A pipeline's builds for one (mode, image formats): the one dispatches run now, its tier,
+    and the optimised build in progress."""
+
+    __slots__ = ("loaded", "tier", "future", "failed")
+
+    def __init__(self, loaded, tier: int):
+        self.loaded, self.tier, self.future, self.failed = loaded, tier, None, False
 
 
 _IMAGE_AXES = {"1D": 1, "Buffer": 1, "2D": 2, "3D": 3, "Cube": 3, "Rect": 2}
@@ -314,7 +394,7 @@ def _is_pair(value) -> bool:
 
 def _check_descriptor(r, value, where: str, sampler_axes: int) -> None:
     """Raises KernelArgumentError unless ``value`` may be bound as the descriptor ``r``."""
-    from .resources import Image, Sampler
+    from .resources import Image, Sampler, check_image_type
 
     if r.is_buffer:
         if not isinstance(value, np.ndarray):
@@ -340,11 +420,9 @@ def _check_descriptor(r, value, where: str, sampler_axes: int) -> None:
     if not isinstance(image, Image):
         raise KernelArgumentError(f"{where}: bind a spirvkit.vk.Image, not {type(image).__name__}")
     info = r.element.image
-    if info["dim"] not in ("1D", "2D", "3D", "Buffer"):
+    if info["dim"] not in ("1D", "2D", "3D", "Buffer", "Cube"):
         raise NotSupportedError(f"{where}: images of Dim {info['dim']}")
-    if (image.dim, bool(image.arrayed)) != (info["dim"], bool(info["arrayed"])):
-        raise KernelArgumentError(f"{where}: the shader declares a {info['dim']}{' arrayed' * bool(info['arrayed'])} "
-                                  f"image; got {image.describe()}")
+    check_image_type(image, info, where)
     if r.kind in ("storage_image", "storage_texel_buffer") and not image.data.flags.writeable:
         raise KernelArgumentError(f"{where}: the image's array is read-only, and a storage image may be written")
     sampled, declared = r.texels, r.image_format

@@ -154,5 +154,39 @@ kernel void divergent_async_copy(global const int *in, global int *out) {
   if (get_local_id(0) < 8)
     e = async_work_group_copy(tmp, in, 16, 0);   // expect: barriers divergent_async_copy
   wait_group_events(1, &e);
+  out[get_global_id(0)] = tmp[get_local_id(0)];   // expect: uninitialized divergent_async_copy
+}
+
+// Every work-item reaches the copy, but they disagree on its count, or on its pointers (the
+// group copies once, with one work-item's operands): divergence at the copy. The clean twin
+// passes the same operands everywhere, from a loop.
+// launch: async_copy_count_differs global=16 local=16 args=range:16,zeros:16
+kernel void async_copy_count_differs(global const int *in, global int *out) {
+  local int tmp[16];
+  size_t n = get_local_id(0) == 15 ? 1 : 16;
+  event_t e = async_work_group_copy(tmp, in, n, 0);   // expect: barriers async_copy_count_differs
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = tmp[get_local_id(0)];
+}
+
+// launch: async_copy_offset_differs global=16 local=16 args=range:16,zeros:16
+kernel void async_copy_offset_differs(global const int *in, global int *out) {
+  local int tmp[16];
+  event_t e = 0;
+  for (int j = 0; j < 4; j++) {
+    int at = (get_local_id(0) == 2 && j == 2) ? 0 : 4 * j;
+    e = async_work_group_copy(tmp + at, in + at, 4, e);   // expect: barriers async_copy_offset_differs
+  }
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = tmp[get_local_id(0)];   // (work-item 0's offsets: every element copied)
+}
+
+// launch: async_copy_in_a_loop global=16 local=16 args=range:16,zeros:16
+kernel void async_copy_in_a_loop(global const int *in, global int *out) {
+  local int tmp[16];
+  event_t e = 0;
+  for (int j = 0; j < 4; j++)
+    e = async_work_group_copy(tmp + 4 * j, in + 4 * j, 4, e);
+  wait_group_events(1, &e);
   out[get_global_id(0)] = tmp[get_local_id(0)];
 }

@@ -1,0 +1,557 @@
+"""The races check: conflicting accesses to global or local memory that nothing orders.
+
+Two accesses to the same byte conflict when at least one writes and they are not both atomic
+(a write of the value already there still counts, as the OpenCL memory model says; an atomic
+compare-exchange writes only when it succeeds: it is recorded as an atomic read, then as an
+atomic write once it has succeeded, ``exchanged``). They
+race when nothing orders them: they come from different work-items of one work-group within
+one barrier interval, or from different work-groups of the launch (global memory only: a
+launch cannot order its groups).
+
+Shadow memory. Every 4-byte granule of a checked buffer has one 64-bit record (so the shadow is
+twice the bytes it covers), the last access to it that matters:
+
+    bits  0-3   A   bytes of the granule the recorded work-item accessed in its interval
+    bits  4-7   W   ... wrote (plain or atomic)
+    bits  8-11  PA  ... accessed with a plain (non-atomic) access
+    bits 12-15  PW  ... wrote with a plain access
+    bits 16-19  SR  bytes plainly read, in the same interval, by other work-items (not kept)
+    bits 20-32      the interval (the thread's count of barriers, 13 bits)
+    bit  33         the access was the group's async copy, not a work-item's
+    bits 34-63      the work-item: group linear id * group size + local linear id (30 bits;
+                    for a copy, the group's first work-item)
+
+A granule's record is 0 until first accessed (A is never empty in a real record). Byte masks
+keep neighbouring work-items' stores to different bytes of one word apart. An access compares
+itself with the record (a few masks, see ``_conflict``), reports a race, and stores the
+updated record. Records are read and written with single 64-bit atomic loads and stores:
+concurrent groups may lose each other's updates (a race then goes unreported), but every
+record always describes an access that really happened, which is what keeps false alarms out.
+When two work-items access disjoint bytes of a granule, the later one's record replaces the
+earlier one: a race on those bytes may then be missed, never invented.
+
+Intervals. A kernel with barriers runs region by region (regions.py): every barrier (or
+collective) is a ``rendezvous``, where this check advances the thread's interval count of the
+memory the barrier's fence names (CLK_LOCAL_MEM_FENCE: local memory, CLK_GLOBAL_MEM_FENCE:
+global memory; a collective, or a barrier naming neither, both). A record from the same group
+and interval, by another work-item, is concurrent; from the same group and an earlier interval,
+ordered by a barrier. Loop cuts (the rounds the executor adds itself, loop_cuts.py) order
+nothing: the work-items of a loop without a barrier run it turn by turn in lockstep, yet their
+turns are concurrent, so a round that stops at a cut does not advance the count. The count
+wraps at 13 bits, so a group that has run that many barrier rounds stops being checked within
+itself (until its next group) rather than risk comparing a record 8192 rounds old as current.
+A kernel without barriers runs each group in one interval.
+
+Local memory is one block per worker thread, reused by its groups: a record left there by
+another group is stale, not a race. Global memory records are kept for the launch; a lookup
+from a pointer's region base to its shadow is a small open-addressing hash table (the runtime
+fills it, runtime/race_shadow.py). Private memory is not checked (nobody else can see it),
+nor __constant (nobody can write it), nor an access another check stopped.
+
+Async work-group copies. The group's copy (collectives.py: done once, when every work-item has
+reached it) is recorded as an access of its own, by the group rather than by a work-item, in
+the interval that follows it: a work-item that reads the destination or writes the source
+before its wait_group_events (``wait_events``: the thread notes the last work-item that
+waited) races with it. A strided side
+(async_work_group_strided_copy with a stride above 1) is not recorded: only whole spans are.
+
+Fences. Work-groups may still hand data to each other through global memory with fences and
+atomics (the last group to take a ticket sums what the others wrote, a lock). Telling such
+ordered pairs from races needs the happens-before of every fence and atomic; instead, a kernel
+whose code has a global-memory fence (OpMemoryBarrier, or an atomic with acquire/release
+ordering, on CrossWorkgroup memory) is checked for races within work-groups only: the races
+between groups it might have go unreported rather than its hand-overs being reported.
+
+Work-item ids are kept modulo 2**30, so in a launch of more work-items than that a race may be
+attributed to a work-item 2**30 ids away, or missed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from llvmlite import ir
+
+from .abi import CONTEXT, THREAD, _layout
+from .check_passes import CHECK_STATE, I1, I64, PTR, _word
+from .intrinsics import store_atomic
+from .loop_cuts import is_cut
+
+# The launch's race state (int64 words; CHECK_STATE["races"] holds its address).
+RACE_STATE = _layout([
+    ("table", 1),            # region hash table: TABLE_ENTRY words per slot; base 0: empty slot
+    ("table_mask", 1),       # slots - 1 (a power of two, at least 2)
+    ("table_shift", 1),      # 64 - log2(slots)
+    ("next_thread", 1),      # thread blocks handed out (atomic add)
+    ("thread_capacity", 1),
+    ("threads", 1),          # address of the thread blocks (THREAD_BLOCK words each)
+    ("local_shadow", 1),     # address of the local-memory shadows, one per thread block
+    ("local_stride", 1),     # bytes of one of them
+])
+TABLE_ENTRY = _layout([("base", 1), ("end", 1), ("delta", 1)])   # shadow of addr: delta + (addr >> 2) * 8
+THREAD_BLOCK = _layout([
+    ("epoch_local", 1),      # the current interval of local memory (count of barriers that
+                             # fence it, wrapping at EPOCH_BITS)
+    ("epoch_global", 1),     # ... of global memory
+    ("rounds", 1),           # barrier rounds since the current group started
+    ("group", 1),            # that group's linear id + 1
+    ("saturated", 1),        # 1: the group has had too many rounds to compare intervals
+    ("local_delta", 1),      # this thread's local-memory shadow, as a TABLE_ENTRY delta
+    ("waited", 1),           # 1 + the work-item that last waited for the group's async copies
+    ("pad", 1),              # a cache line per thread
+])
+HASH_MULTIPLIER = 0x9E3779B97F4A7C15
+
+# The record's fields.
+A_SHIFT, W_SHIFT, PA_SHIFT, PW_SHIFT, SR_SHIFT = 0, 4, 8, 12, 16
+EPOCH_SHIFT, EPOCH_BITS = 20, 13
+COPY_SHIFT = 33
+ITEM_SHIFT, ITEM_BITS = 34, 30
+GRANULE = 4
+
+
+def table_slot(base: int, shift: int) -> int:
+    """The hash table slot a region base starts probing at (the JIT'd lookup computes the same)."""
+    return (((base >> 4) * HASH_MULTIPLIER) & ((1 << 64) - 1)) >> shift
+
+
+def _c(value: int) -> ir.Constant:
+    return ir.Constant(I64, value)
+
+
+class RaceCheck:
+    def __init__(self, passes):
+        self.passes = passes
+        self._copy_calls = 0     # a copy checks its target, then its source
+        self._between_groups = None   # see Fences above (known once the kernel is)
+
+    # ----- events -------------------------------------------------------------------------------
+    def access(self, fl, ptr, addr, base, end, size, kind: str, claimed) -> None:
+        """Checks and records the access in the shadow (the helper, inlined), unless another
+        check's finding (``claimed``, an i1 or None) skips it. A race does not stop the access."""
+        write, atomic = self._kind(fl, kind)
+        if write is None or not self._may_be_shared(fl, kind):
+            return
+        b = fl.builder
+        with b.if_then(b.not_(claimed)) if claimed is not None else contextlib.nullcontext():
+            b.call(self._helper(write, atomic), [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, _c(fl.site("data race")),
+                                                 addr, base, end, size])
+
+    def rendezvous(self, b: ir.IRBuilder, ctx, ts, low, barriers) -> None:
+        """After a round of a region kernel: when the work-items wait at a real barrier (the
+        lowest state ``low`` is not a loop cut, see check_barriers.py), a new interval starts
+        for the memory its fence covers."""
+        table = self._fence_table(barriers)
+        block = self._thread_block(b, ctx, ts)
+        done = b.icmp_unsigned(">", low, ir.Constant(low.type, len(barriers)))   # DONE: all returned
+        index = b.zext(b.select(done, ir.Constant(low.type, 0), low), I64)
+        fenced = b.select(done, _c(FENCE_LOCAL | FENCE_GLOBAL),
+                          b.load(b.gep(table, [_c(0), index]), typ=I64))
+        with b.if_then(b.and_(b.icmp_unsigned("!=", fenced, _c(0)), b.icmp_unsigned("!=", block, _c(0)))):
+            words = b.inttoptr(block, PTR)
+            for name, bit in (("epoch_local", FENCE_LOCAL), ("epoch_global", FENCE_GLOBAL)):
+                slot = _word(b, words, THREAD_BLOCK[name])
+                old = b.load(slot, typ=I64)
+                advanced = b.and_(b.add(old, _c(1)), _c((1 << EPOCH_BITS) - 1))
+                covered = b.icmp_unsigned("!=", b.and_(fenced, _c(bit)), _c(0))
+                b.store(b.select(covered, advanced, old), slot)
+            group = b.add(_group_linear(b, ctx, ts), _c(1))
+            same = b.icmp_unsigned("==", b.load(_word(b, words, THREAD_BLOCK["group"]), typ=I64), group)
+            rounds = b.select(same, b.add(b.load(_word(b, words, THREAD_BLOCK["rounds"]), typ=I64), _c(1)), _c(1))
+            b.store(group, _word(b, words, THREAD_BLOCK["group"]))
+            b.store(_c(0), _word(b, words, THREAD_BLOCK["waited"]))
+            b.store(rounds, _word(b, words, THREAD_BLOCK["rounds"]))
+            saturated = b.icmp_unsigned(">=", rounds, _c((1 << EPOCH_BITS) - 1))
+            b.store(b.zext(saturated, I64), _word(b, words, THREAD_BLOCK["saturated"]))
+
+    def group_copy(self, b: ir.IRBuilder, ctx, ts, inst, spv_fn, sides, claimed) -> None:
+        """An async work-group copy about to happen (unless ``claimed``): its destination is
+        written and its source read by the group. ``sides``: (addr, base, end, span) of each."""
+        site = _c(self.passes.ml.site(inst, "data race", spv_fn))
+        zero = _c(0)
+        (_, _, _, dst_span), (_, _, _, src_span) = sides
+        with b.if_then(b.not_(claimed)) if claimed is not None else contextlib.nullcontext():
+            for (addr, base, end, span), other_span, write in ((sides[0], src_span, True), (sides[1], dst_span, False)):
+                # A side longer than the other is strided: its span has gaps the copy skips.
+                whole = b.select(b.icmp_unsigned("<=", span, other_span), span, zero)
+                b.call(self._helper(write, False, copy=True), [ctx, ts, zero, zero, zero, site, addr, base, end, whole])
+
+    def wait_events(self, fl) -> None:
+        """OpGroupWaitEvents: this work-item's accesses after it are ordered after the group's
+        async copies (they are done when it passes, collectives.py)."""
+        b = fl.builder
+        block = self._thread_block(b, fl.ctx, fl.ts)
+        with b.if_then(b.icmp_unsigned("!=", block, _c(0))):
+            me, _, _ = _work_item(b, fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, _Fixed(self.passes.ml, b))
+            b.store(b.add(me, _c(1)), _word(b, b.inttoptr(block, PTR), THREAD_BLOCK["waited"]))
+
+    def exchanged(self, fl, addr, base, end, size, succeeded) -> None:
+        """After an atomic compare-exchange (on its in-bounds path): when it succeeded
+        (``succeeded``, an i1), it also wrote, and is recorded as an atomic write. A failed one
+        stays the atomic read ``access`` recorded: it conflicts with no plain read."""
+        if not self._may_be_shared(fl, "atomic"):
+            return
+        b = fl.builder
+        with b.if_then(succeeded):
+            b.call(self._helper(True, True), [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, _c(fl.site("data race")),
+                                              addr, base, end, size])
+
+    def _fence_table(self, barriers) -> ir.GlobalVariable:
+        """Region state -> the memory its barrier fences (FENCE_* bits; 0 for a loop cut)."""
+        ml = self.passes.ml
+        values = [0] + [0 if is_cut(inst) else fences(ml.module, inst) for _, _, inst in barriers]
+        array = ir.ArrayType(I64, len(values))
+        table = ir.GlobalVariable(ml.llvm, array, ml.llvm.get_unique_name("spirvkit.check.race_fences"))
+        table.global_constant = True
+        table.linkage = "internal"
+        table.initializer = ir.Constant(array, values)
+        return table
+
+    @property
+    def between_groups(self) -> bool:
+        """Whether races between work-groups are reported (the kernel has no global fence)."""
+        if self._between_groups is None:
+            ml = self.passes.ml
+            kernel = self.passes.kernel_function
+            functions = reachable(ml.module, kernel) if kernel is not None else ml.module.functions
+            self._between_groups = not publishes(ml.module, functions)
+        return self._between_groups
+
+    # ----- what an access is ------------------------------------------------------------------
+    def _kind(self, fl, kind: str):
+        """(writes, atomic) of the current access; (None, None) for one this check ignores."""
+        if kind == "load":
+            return False, False
+        if kind == "store":
+            return True, False
+        if kind == "atomic":
+            # A compare-exchange reads here; it writes only when it succeeds (``exchanged``).
+            name = fl.current.opname if fl.current is not None else ""
+            return name not in ("OpAtomicLoad", *_COMPARE_EXCHANGE), True
+        if kind == "copy":
+            self._copy_calls += 1
+            return self._copy_calls % 2 == 1, False
+        return None, None
+
+    def _may_be_shared(self, fl, kind: str) -> bool:
+        """False when the instruction's pointer is known to be private (Function, Private) or
+        __constant memory: no other work-item can write it."""
+        inst = fl.current
+        if inst is None or kind == "copy":
+            return True
+        pointer = {"OpLoad": 3, "OpStore": 1, "OpAtomicStore": 1, "OpAtomicFlagClear": 1}.get(inst.opname)
+        if pointer is None and inst.opname.startswith("OpAtomic"):
+            pointer = 3
+        if pointer is None:
+            return True
+        try:
+            storage = fl.types[fl.ml.module.type_of(inst.words[pointer]).result_id].storage
+        except Exception:   # noqa: BLE001 - an operand without a pointer type: decide at run time
+            return True
+        return storage not in ("Function", "Private", "UniformConstant")
+
+    # ----- the JIT'd helpers ------------------------------------------------------------------
+    def _thread_block(self, b: ir.IRBuilder, ctx, ts) -> ir.Value:
+        """This thread's block (an i64 address; 0 when none could be had), claimed on first use."""
+        slot = _word(b, ts, THREAD["check_races"])
+        block = b.load(slot, typ=I64)
+        fresh = b.icmp_unsigned("==", block, _c(0))
+        before = b.block
+        with b.if_then(fresh, likely=False):
+            claimed = b.call(self._claimer(), [ctx, ts])
+            claimed_block = b.block
+        out = b.phi(I64)
+        out.add_incoming(block, before)
+        out.add_incoming(claimed, claimed_block)
+        return out
+
+    def _claimer(self) -> ir.Function:
+        """claim(ctx, ts) -> block: hands this thread a block (and its local-memory shadow)."""
+        ml = self.passes.ml
+        fn = ml.llvm.globals.get("spirvkit.check.race_claim")
+        if fn is not None:
+            return fn
+        fn = ir.Function(ml.llvm, ir.FunctionType(I64, [PTR, PTR]), name="spirvkit.check.race_claim")
+        fn.linkage = "internal"
+        fn.attributes.add("noinline")
+        fn.attributes.add("cold")
+        b = ir.IRBuilder(fn.append_basic_block("entry"))
+        ctx, ts = fn.args
+        state = _race_state(b, ctx)
+        index = b.atomic_rmw("add", _word(b, state, RACE_STATE["next_thread"]), _c(1), "monotonic")
+        full = b.icmp_unsigned(">=", index, b.load(_word(b, state, RACE_STATE["thread_capacity"]), typ=I64))
+        with b.if_then(full, likely=False):
+            b.ret(_c(0))      # (never: the runtime makes a block per worker) no checking then
+        threads = b.load(_word(b, state, RACE_STATE["threads"]), typ=I64)
+        block = b.add(threads, b.mul(index, _c(THREAD_BLOCK["_words"] * 8)))
+        shadow = b.add(b.load(_word(b, state, RACE_STATE["local_shadow"]), typ=I64),
+                       b.mul(index, b.load(_word(b, state, RACE_STATE["local_stride"]), typ=I64)))
+        local_base = b.load(_word(b, ts, THREAD["local_base"]), typ=I64)
+        delta = b.sub(shadow, b.mul(b.lshr(local_base, _c(2)), _c(8)))
+        b.store(delta, _word(b, b.inttoptr(block, PTR), THREAD_BLOCK["local_delta"]))
+        b.store(block, _word(b, ts, THREAD["check_races"]))
+        b.ret(block)
+        return fn
+
+    def _helper(self, write: bool, atomic: bool, copy: bool = False) -> ir.Function:
+        """race(ctx, ts, lx, ly, lz, site, addr, base, end, size): checks one access against the
+        shadow and records it there (one helper per kind of access: its tests fold)."""
+        ml = self.passes.ml
+        name = f"spirvkit.check.race.{'w' if write else 'r'}{'a' if atomic else 'p'}{'.copy' if copy else ''}"
+        fn = ml.llvm.globals.get(name)
+        if fn is not None:
+            return fn
+        fn = ir.Function(ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR] + [I64] * 8), name=name)
+        fn.linkage = "internal"
+        fn.attributes.add("alwaysinline")
+        ctx, ts, lx, ly, lz, site, addr, base, end, size = fn.args
+        b = ir.IRBuilder(fn.append_basic_block("entry"))
+        leave = fn.append_basic_block("leave")
+        block = self._thread_block(b, ctx, ts)
+        start = fn.append_basic_block("start")
+        b.cbranch(b.or_(b.icmp_unsigned("==", block, _c(0)), b.icmp_unsigned("==", size, _c(0))), leave, start)
+        b.position_at_end(start)
+        words = b.inttoptr(block, PTR)
+
+        # Local memory (this thread's block), or a global region of the table, or neither.
+        fixed = _Fixed(ml, b)     # words that stay the same for the whole launch
+        local_base = fixed.load(_word(b, ts, THREAD["local_base"]))
+        local_bytes = fixed.load(_word(b, ts, THREAD["local_bytes"]))
+        local_offset = b.sub(addr, local_base)
+        is_local = b.icmp_unsigned("<", local_offset, local_bytes)
+        local = fn.append_basic_block("local")
+        lookup = fn.append_basic_block("lookup")
+        b.cbranch(is_local, local, lookup)
+
+        b.position_at_end(local)
+        local_fits = b.icmp_unsigned("<=", b.add(local_offset, size), local_bytes)
+        local_delta = b.load(_word(b, words, THREAD_BLOCK["local_delta"]), typ=I64)
+        found = fn.append_basic_block("found")
+        b.cbranch(local_fits, found, leave)
+
+        b.position_at_end(lookup)
+        state = fixed.load(_word(b, fixed.load(_word(b, ctx, CONTEXT["checks"]), PTR), CHECK_STATE["races"]), PTR)
+        table = fixed.load(_word(b, state, RACE_STATE["table"]), PTR)
+        mask = fixed.load(_word(b, state, RACE_STATE["table_mask"]))
+        shift = fixed.load(_word(b, state, RACE_STATE["table_shift"]))
+        first_slot = b.lshr(b.mul(b.lshr(base, _c(4)), _c(HASH_MULTIPLIER)), shift)
+        probe = fn.append_basic_block("probe")
+        b.branch(probe)
+        b.position_at_end(probe)
+        index = b.phi(I64)
+        index.add_incoming(first_slot, lookup)
+        entry = b.gep(table, [b.mul(index, _c(TABLE_ENTRY["_words"]))], source_etype=I64)
+        key = fixed.load(_word(b, entry, TABLE_ENTRY["base"]))
+        hit = fn.append_basic_block("hit")
+        miss = fn.append_basic_block("miss")
+        b.cbranch(b.icmp_unsigned("==", key, base), hit, miss)
+        b.position_at_end(miss)
+        step = fn.append_basic_block("step")
+        b.cbranch(b.icmp_unsigned("==", key, _c(0)), leave, step)   # not a global region: private
+        b.position_at_end(step)
+        index.add_incoming(b.and_(b.add(index, _c(1)), mask), step)
+        b.branch(probe)
+        b.position_at_end(hit)
+        region_end = fixed.load(_word(b, entry, TABLE_ENTRY["end"]))
+        global_delta = fixed.load(_word(b, entry, TABLE_ENTRY["delta"]))
+        inside = b.and_(b.icmp_unsigned(">=", addr, base), b.icmp_unsigned("<=", b.add(addr, size), region_end))
+        b.cbranch(inside, found, leave)
+
+        # Who and when this access is.
+        b.position_at_end(found)
+        delta = b.phi(I64)
+        delta.add_incoming(local_delta, local)
+        delta.add_incoming(global_delta, hit)
+        in_local = b.phi(I1)
+        in_local.add_incoming(ir.Constant(I1, 1), local)
+        in_local.add_incoming(ir.Constant(I1, 0), hit)
+        me, group_start, items = _work_item(b, ctx, ts, lx, ly, lz, fixed)
+        item_mask = _c((1 << ITEM_BITS) - 1)
+        epoch = b.select(in_local, b.load(_word(b, words, THREAD_BLOCK["epoch_local"]), typ=I64),
+                         b.load(_word(b, words, THREAD_BLOCK["epoch_global"]), typ=I64))
+        saturated = b.icmp_unsigned("!=", b.load(_word(b, words, THREAD_BLOCK["saturated"]), typ=I64), _c(0))
+        who = b.or_(b.shl(me, _c(1)), _c(int(copy)))     # bits COPY_SHIFT and up
+        identity = b.or_(b.shl(who, _c(COPY_SHIFT)), b.shl(epoch, _c(EPOCH_SHIFT)))
+        first = b.lshr(addr, _c(2))
+        last = b.lshr(b.add(addr, b.sub(size, _c(1))), _c(2))
+        body = fn.append_basic_block("granule")
+        b.branch(body)
+
+        # One granule: its byte mask, the record, the comparison, the new record.
+        b.position_at_end(body)
+        granule = b.phi(I64)
+        granule.add_incoming(first, found)
+        at = b.shl(granule, _c(2))
+        low = b.select(b.icmp_unsigned("==", granule, first), b.and_(addr, _c(3)), _c(0))
+        high = b.sub(b.add(addr, size), at)
+        high = b.select(b.icmp_unsigned("<", high, _c(GRANULE)), high, _c(GRANULE))
+        bytes_ = b.and_(b.sub(b.shl(_c(1), high), _c(1)), b.not_(b.sub(b.shl(_c(1), low), _c(1))))
+        slot = b.inttoptr(b.add(delta, b.shl(granule, _c(3))), PTR)
+        record = b.load_atomic(slot, "monotonic", 8, typ=I64)
+
+        def field(shift):
+            return b.and_(b.lshr(record, _c(shift)), _c(0xF))
+
+        accessed, written, plain, plain_written, shared_read = (
+            field(s) for s in (A_SHIFT, W_SHIFT, PA_SHIFT, PW_SHIFT, SR_SHIFT))
+        other = b.lshr(record, _c(ITEM_SHIFT))
+        same_item = b.icmp_unsigned("==", b.lshr(record, _c(COPY_SHIFT)), who)
+        same_group = b.icmp_unsigned("<", b.and_(b.sub(other, group_start), item_mask), items)
+        same_epoch = b.and_(b.icmp_unsigned("==", b.and_(b.lshr(record, _c(EPOCH_SHIFT)),
+                                                          _c((1 << EPOCH_BITS) - 1)), epoch),
+                            b.not_(saturated))
+        within = b.and_(same_group, same_epoch)
+        if not copy:   # the group's async copy is ordered before a work-item that waited for it
+            copied = b.icmp_unsigned("!=", b.and_(b.lshr(record, _c(COPY_SHIFT)), _c(1)), _c(0))
+            waited = b.icmp_unsigned("==", b.load(_word(b, words, THREAD_BLOCK["waited"]), typ=I64),
+                                     b.add(me, _c(1)))
+            within = b.and_(within, b.not_(b.and_(copied, waited)))
+        concurrent = b.and_(b.icmp_unsigned("!=", accessed, _c(0)),
+                            b.select(in_local, within, b.or_(b.not_(same_group), within)
+                                     if self.between_groups else within))
+        by_other = b.and_(concurrent, b.not_(same_item))
+        merge = b.and_(concurrent, same_item)
+        clash = b.and_(bytes_, _conflict(b, write, atomic, accessed, written, plain, plain_written, shared_read))
+        race_other = b.and_(by_other, b.icmp_unsigned("!=", clash, _c(0)))
+        # A write to bytes another work-item read in this interval (it is not named: only the
+        # recorded work-item is).
+        race_reader = ir.Constant(I1, 0)
+        if write:
+            race_reader = b.and_(merge, b.icmp_unsigned("!=", b.and_(bytes_, shared_read), _c(0)))
+        with b.if_then(b.or_(race_other, race_reader), likely=False):
+            detail = b.select(race_other, record, b.and_(record, _c(~0xF)))   # A = 0: not named
+            zero = _c(0)
+            b.call(self.passes.recorder(), [ctx, ts, lx, ly, lz, site, addr, base, end, size, detail,
+                                            zero, zero, zero])
+        masks = bytes_
+        if write:
+            masks = b.or_(masks, b.shl(bytes_, _c(W_SHIFT)))
+        if not atomic:
+            masks = b.or_(masks, b.shl(bytes_, _c(PA_SHIFT)))
+            if write:
+                masks = b.or_(masks, b.shl(bytes_, _c(PW_SHIFT)))
+        mine = b.or_(identity, masks)
+        updated = b.select(merge, b.or_(record, masks), mine)
+        if not write:
+            # Another work-item's read of bytes the recorded one also read: keep that record (it
+            # names a work-item a later write would race with), noting the plain read in SR.
+            overlap = b.icmp_unsigned("!=", b.and_(bytes_, accessed), _c(0))
+            keep = b.and_(b.and_(by_other, b.not_(race_other)), overlap)
+            kept = record if atomic else b.or_(record, b.shl(bytes_, _c(SR_SHIFT)))
+            updated = b.select(keep, kept, updated)
+        with b.if_then(b.icmp_unsigned("!=", updated, record)):
+            store_atomic(b, updated, slot, "monotonic", 8)
+        following = b.add(granule, _c(1))
+        granule.add_incoming(following, b.block)
+        b.cbranch(b.icmp_unsigned("<=", following, last), body, leave)
+
+        b.position_at_end(leave)
+        b.ret_void()
+        return fn
+
+
+# Memory semantics bits (SPIR-V MemorySemanticsMask).
+_ORDERING = 0x2 | 0x4 | 0x8 | 0x10      # Acquire, Release, AcquireRelease, SequentiallyConsistent
+_WORKGROUP = 0x100
+_CROSS_WORKGROUP = 0x200
+FENCE_LOCAL, FENCE_GLOBAL = 1, 2        # the memory a barrier orders (the fence table's bits)
+
+
+def fences(module, inst) -> int:
+    """FENCE_* bits of the memory a barrier orders: what its semantics name (CLK_LOCAL_MEM_FENCE,
+    CLK_GLOBAL_MEM_FENCE); both for a work-group function, a barrier naming neither memory, or
+    semantics not known at compile time."""
+    if inst.opname != "OpControlBarrier" or len(inst.words) < 4:
+        return FENCE_LOCAL | FENCE_GLOBAL
+    value = module.definition(inst.words[3])
+    if value is None or value.opname != "OpConstant":
+        return FENCE_LOCAL | FENCE_GLOBAL
+    semantics = value.words[3]
+    bits = (FENCE_LOCAL if semantics & _WORKGROUP else 0) | (FENCE_GLOBAL if semantics & _CROSS_WORKGROUP else 0)
+    return bits or FENCE_LOCAL | FENCE_GLOBAL
+# Where an instruction's memory semantics operands are (word indices).
+_SEMANTICS = {"OpMemoryBarrier": (2,), "OpAtomicStore": (3,), "OpAtomicFlagClear": (3,),
+              "OpAtomicCompareExchange": (5, 6), "OpAtomicCompareExchangeWeak": (5, 6)}
+
+
+_OP_FUNCTION_CALL = 57
+_COMPARE_EXCHANGE = ("OpAtomicCompareExchange", "OpAtomicCompareExchangeWeak")
+
+
+def reachable(module, kernel) -> list:
+    """The kernel's function and every function it calls, directly or not."""
+    by_id = {fn.id: fn for fn in module.functions}
+    seen, todo = {kernel.id: kernel}, [kernel]
+    while todo:
+        for block in todo.pop().blocks:
+            for inst in block.instructions:
+                if inst.opcode == _OP_FUNCTION_CALL and inst.words[3] in by_id and inst.words[3] not in seen:
+                    seen[inst.words[3]] = by_id[inst.words[3]]
+                    todo.append(by_id[inst.words[3]])
+    return list(seen.values())
+
+
+def publishes(module, functions) -> bool:
+    """Whether these functions have a fence (or an ordered atomic) on global memory: a way for
+    work-groups to order their accesses that this check does not follow."""
+    for fn in functions:
+        for block in fn.blocks:
+            for inst in block.instructions:
+                name = inst.opname
+                if name != "OpMemoryBarrier" and not name.startswith("OpAtomic"):
+                    continue
+                for index in _SEMANTICS.get(name, (5,)):
+                    if index >= len(inst.words):
+                        continue
+                    value = module.definition(inst.words[index])
+                    if value is None or value.opname != "OpConstant":
+                        return True      # not known at compile time: it may be a fence
+                    bits = value.words[3]
+                    if bits & _CROSS_WORKGROUP and (bits & _ORDERING or name == "OpMemoryBarrier"):
+                        return True
+    return False
+
+
+def _conflict(b: ir.IRBuilder, write: bool, atomic: bool, accessed, written, plain, plain_written, shared_read):
+    """The recorded bytes this access conflicts with: at least one side writes, not both atomic."""
+    if write and not atomic:
+        return b.or_(accessed, shared_read)
+    if write:
+        return b.or_(plain, shared_read)
+    return plain_written if atomic else written
+
+
+def _race_state(b: ir.IRBuilder, ctx) -> ir.Value:
+    state = b.load(_word(b, ctx, CONTEXT["checks"]), typ=PTR)
+    return b.load(_word(b, state, CHECK_STATE["races"]), typ=PTR)
+
+
+def _work_item(b: ir.IRBuilder, ctx, ts, lx, ly, lz, fixed) -> tuple:
+    """(the work-item's id in records, its group's first, the work-items in a group)."""
+    sx, sy, sz = (fixed.load(_word(b, ctx, CONTEXT["enqueued_local_size"] + d)) for d in range(3))
+    items = b.mul(b.mul(sx, sy), sz)
+    item_mask = _c((1 << ITEM_BITS) - 1)
+    group_start = b.and_(b.mul(_group_linear(b, ctx, ts, fixed), items), item_mask)
+    me = b.and_(b.add(group_start, b.add(b.mul(b.add(b.mul(lz, sy), ly), sx), lx)), item_mask)
+    return me, group_start, items
+
+
+class _Fixed:
+    """Loads of words fixed for the whole launch (the context, the thread's local block, the
+    race state and its table), marked ``!invariant.load`` so LLVM may hoist them past the
+    shadow's stores, which it could not tell apart from them otherwise."""
+
+    def __init__(self, ml, b: ir.IRBuilder):
+        self.b, self.empty = b, ml.llvm.add_metadata([])
+
+    def load(self, ptr, typ=I64) -> ir.Value:
+        value = self.b.load(ptr, typ=typ)
+        value.set_metadata("invariant.load", self.empty)
+        return value
+
+
+def _group_linear(b: ir.IRBuilder, ctx, ts, fixed=None) -> ir.Value:
+    gx, gy, gz = (b.load(_word(b, ts, THREAD["group_id"] + d), typ=I64) for d in range(3))
+    load = fixed.load if fixed is not None else (lambda ptr: b.load(ptr, typ=I64))
+    nx, ny = (load(_word(b, ctx, CONTEXT["num_groups"] + d)) for d in range(2))
+    return b.add(b.mul(b.add(b.mul(gz, ny), gy), nx), gx)

@@ -1,0 +1,99 @@
+"""The races check's shadow memory for one launch (the JIT'd side and the record layout are in
+jit/check_races.py).
+
+Every global region of the launch (its buffers, program-scope variables: the region table the
+launch context already holds) gets a shadow of one 64-bit record per 4-byte granule, twice
+the region's bytes, zero-filled by ``np.zeros`` (the system hands out zero pages on first
+touch, so granules the kernel never reaches cost no memory). Each worker thread gets a shadow
+of the work-group's local memory, the same way. A hash table maps a region's base address to
+its shadow.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from ..jit.abi import CONTEXT
+from ..jit.check_races import (GRANULE, ITEM_BITS, ITEM_SHIFT, RACE_STATE, TABLE_ENTRY, THREAD_BLOCK,
+                               table_slot)
+
+
+def _granules(base: int, end: int) -> int:
+    return ((end - 1) // GRANULE) - (base // GRANULE) + 1
+
+
+def _delta(shadow: np.ndarray, base: int) -> int:
+    """The TABLE_ENTRY delta: shadow of addr = delta + (addr >> 2) * 8 (mod 2**64, as int64)."""
+    value = (shadow.ctypes.data - (base // GRANULE) * 8) & ((1 << 64) - 1)
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+class RaceShadow:
+    """Allocated when the launch context is filled in (``attach``): it reads the region table."""
+
+    def __init__(self, local_bytes: int):
+        self.local_bytes = local_bytes
+        self.words = np.zeros(RACE_STATE["_words"], np.int64)
+        self.shadows: list[np.ndarray] = []
+        self.checked_bytes = 0       # bytes of the memory it shadows (global regions + local blocks)
+
+    @property
+    def shadow_bytes(self) -> int:
+        return sum(s.nbytes for s in self.shadows) + self.table.nbytes + self.threads.nbytes
+
+    def attach(self, ctx: np.ndarray) -> int:
+        """Builds the shadows for the regions in ``ctx``; returns the address of the race state."""
+        from .launch import worker_count
+
+        count = int(ctx[CONTEXT["region_count"]])
+        pairs = (ctypes.c_uint64 * (2 * count)).from_address(int(ctx[CONTEXT["regions"]])) if count else []
+        regions: dict[int, int] = {}
+        for k in range(count):
+            base, end = int(pairs[2 * k]), int(pairs[2 * k + 1])
+            if end > base > 0:
+                regions[base] = max(end, regions.get(base, 0))
+        slots = 2
+        while slots < 2 * len(regions):
+            slots *= 2
+        shift = 64 - slots.bit_length() + 1
+        self.table = np.zeros((slots, TABLE_ENTRY["_words"]), np.int64)
+        for base, end in regions.items():
+            shadow = np.zeros(_granules(base, end), np.int64)
+            self.shadows.append(shadow)
+            self.checked_bytes += end - base
+            slot = table_slot(base, shift)
+            while self.table[slot, TABLE_ENTRY["base"]] != 0:
+                slot = (slot + 1) & (slots - 1)
+            self.table[slot] = (base, end, _delta(shadow, base))
+        threads = worker_count() + 1
+        self.threads = np.zeros((threads, THREAD_BLOCK["_words"]), np.int64)
+        # The local block starts 128-byte aligned: granule 0 of the shadow is its first word.
+        stride = _granules(0, max(self.local_bytes, 1)) * 8
+        local = np.zeros(stride * threads // 8, np.int64)
+        self.shadows.append(local)
+        self.checked_bytes += self.local_bytes * threads
+        w = self.words
+        w[RACE_STATE["table"]] = self.table.ctypes.data
+        w[RACE_STATE["table_mask"]] = slots - 1
+        w[RACE_STATE["table_shift"]] = shift
+        w[RACE_STATE["thread_capacity"]] = threads
+        w[RACE_STATE["threads"]] = self.threads.ctypes.data
+        w[RACE_STATE["local_shadow"]] = local.ctypes.data
+        w[RACE_STATE["local_stride"]] = stride
+        return int(self.words.ctypes.data)
+
+
+def other_work_item(record: int, ctx_sizes: dict) -> tuple | None:
+    """The global id of the work-item a race record names (None when it names none)."""
+    if record & 0xF == 0:
+        return None
+    flat = (record >> ITEM_SHIFT) & ((1 << ITEM_BITS) - 1)
+    local = ctx_sizes["local"]
+    items = local[0] * local[1] * local[2]
+    group, item = divmod(flat, items)
+    groups = ctx_sizes["groups"]
+    g = (group % groups[0], group // groups[0] % groups[1], group // (groups[0] * groups[1]))
+    lid = (item % local[0], item // local[0] % local[1], item // (local[0] * local[1]))
+    return tuple(g[d] * local[d] + lid[d] + ctx_sizes["offset"][d] for d in range(3))
