@@ -78,17 +78,24 @@ def test_volatile_vector_loads_and_stores_move_every_component():
     assert c.tolist() == [1, 2, 3, 4, 2, 3, 4, 5] and s.tolist() == [1, 2, 3, 0, 2, 3, 4, 0]
 
 
-def test_an_invalid_mutant_is_refused_with_the_validator_s_reason():
-    # the grammar target: a shuffle2 whose X and Y operands differ in type (uint4 and uint2) broke
-    # lowering with a TypeError while the validator lacked OpenCL.std's shuffle operand rules; both
-    # validators reject it now, and the launch names the rule and the instruction.
-    binary = (DATA / "shuffle2_operand_types.spv").read_bytes()
+@pytest.mark.parametrize("name, message", [
+    # a shuffle2 whose X and Y operands differ in type (uint4 and uint2) broke lowering with a
+    # TypeError while the validator lacked OpenCL.std's shuffle operand rules
+    ("shuffle2_operand_types.spv", r"word 655: .*shuffle2: expected operands X and Y to be of the same type"),
+    # a frexp whose exponent operand is an integer (a pointer cast to ulong): an AttributeError
+    # while the validator did not require that operand to be a pointer
+    ("frexp_integer_operand.spv", r"word 1038: .*frexp: expected the last operand to be a pointer"),
+])
+def test_an_invalid_mutant_is_refused_with_the_validator_s_reason(name, message):
+    # (the grammar target) both validators reject these now, and the launch names the rule and
+    # the instruction.
+    binary = (DATA / name).read_bytes()
     assert [e.rule for e in spirvkit.validate(binary, target_env="opencl2.2")] == ["extinst.opencl-std"]
     program = spirvkit.Program(binary)
     kernel = program.kernel(program.kernel_names[0])
-    args = [np.zeros(64, np.uint32) if a.address_space != "private" else 1 for a in kernel.args]
-    with pytest.raises(spirvkit.BinaryError, match=r"word 655: .*shuffle2: expected operands X and Y to be of the "
-                                                   r"same type \[extinst.opencl-std\]"):
+    args = [spirvkit.LocalMemory(256) if a.address_space == "local" else
+            np.zeros(64, np.uint32) if a.address_space != "private" else 1 for a in kernel.args]
+    with pytest.raises(spirvkit.BinaryError, match=message + r" \[extinst.opencl-std\]"):
         kernel(16, None, *args, timeout=5)
 
 

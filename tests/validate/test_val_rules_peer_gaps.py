@@ -134,12 +134,16 @@ def _geometric(call: str) -> str:
              body=call).replace("OpCapability Int64", "OpCapability Int64\nOpCapability Float64")
 
 
-def _shuffle(call: str) -> str:
-    """An OpenCL.std shuffle or shuffle2 to a float4 (a grammar-fuzz mutant that broke lowering
-    once had a shuffle2 whose X and Y differed)."""
+def _ocl(body: str) -> str:
+    """A kernel calling OpenCL.std (grammar-fuzz mutants that broke lowering once: a shuffle2
+    whose X and Y differed, a frexp whose exponent operand was an integer)."""
     return K(caps=f"%ocl = {_OCL}", types="%v4 = OpConstantNull %v4float\n%m4 = OpConstantNull %v4uint\n"
                                            "%v4ulong = OpTypeVector %ulong 4\n%l4 = OpConstantNull %v4ulong",
-             body=f"%r = OpExtInst %v4float %ocl {call}")
+             body=body)
+
+
+def _shuffle(call: str) -> str:
+    return _ocl(f"%r = OpExtInst %v4float %ocl {call}")
 
 
 # (id, env, invalid module, valid twin, rule of the invalid one)
@@ -176,6 +180,9 @@ CASES = [
     ("opencl-std-shuffle-mask-width", "opencl2.2", _shuffle("shuffle %v4 %l4"), _shuffle("shuffle %v4 %m4"),
      "extinst.opencl-std"),
     ("opencl-std-shuffle-x", "opencl2.2", _shuffle("shuffle %float_1 %m4"), _shuffle("shuffle %v4 %m4"),
+     "extinst.opencl-std"),
+    ("opencl-std-frexp-pointer", "opencl2.2", _ocl("%r = OpExtInst %float %ocl frexp %float_1 %uint_0"),
+     _ocl("%v = OpVariable %_ptr_Function_uint Function\n%r = OpExtInst %float %ocl frexp %float_1 %v"),
      "extinst.opencl-std"),
     ("function-type-result", "opencl2.2", K(types="%u = OpUndef %fnty"), K(types="%u = OpUndef %uint"),
      "ids.operand-kind"),

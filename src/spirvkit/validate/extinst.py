@@ -34,7 +34,8 @@ _CL_OFFSET_OPERAND = frozenset("vloadn vstoren vload_half vload_halfn vstore_hal
 
 # OpenCL.std pointer operands and the storage classes they may point into (the OpenCL.std
 # specification's "Generic, CrossWorkgroup, Workgroup or Function" pointers, as SPIRV-Tools checks
-# them): (operand index, storage classes, what the message calls it).
+# them): (operand index, storage classes, what the message calls it). The operand itself must be
+# a pointer (_POINTER_NAMES: what the message calls it then).
 _SC = op.SC
 _CL_LOAD_CLASSES = (_SC.UniformConstant, _SC.Generic, _SC.CrossWorkgroup, _SC.Workgroup, _SC.Function)
 _CL_STORE_CLASSES = (_SC.Generic, _SC.CrossWorkgroup, _SC.Workgroup, _SC.Function)
@@ -48,6 +49,8 @@ _CL_POINTER_OPERANDS = {
     "prefetch": (0, (_SC.CrossWorkgroup,), "operand Ptr storage class"),
     "printf": (0, (_SC.UniformConstant,), "Format storage class"),
 }
+_POINTER_NAMES = {"operand P storage class": "operand P", "storage class of the pointer": "the last operand",
+                  "operand Ptr storage class": "operand Ptr", "Format storage class": "operand Format"}
 
 _GLSL_FLOAT_SAME = frozenset("""
 Round RoundEven Trunc FAbs FSign Floor Ceil Fract Radians Degrees Sin Cos Tan Asin Acos Atan Sinh Cosh Tanh
@@ -166,7 +169,10 @@ def _opencl_std(ctx, inst, name) -> None:
     if pointer is not None and pointer[0] < len(operands):
         index, classes, what = pointer
         info = ctx.pointer_info(ctx.type_of(operands[index]))
-        if info is not None and info[0] not in classes:
+        if info is None:
+            fail(f"expected {_POINTER_NAMES[what]} to be a pointer")
+            return
+        if info[0] not in classes:
             names = [op.SC.name(c) for c in classes]
             listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
             fail(f"expected {what} to be {listed}")
