@@ -536,8 +536,8 @@ class Kernel:
         per work-group.
 
         ``checks``: the dynamic checks of this launch (README, "Dynamic checks"): None (bounds
-        only, the default), "all", or names among bounds, barriers, pointers, access, uninitialized
-        (races is not supported yet and raises so). Bounds are checked in every launch
+        only, the default), "all", or names among bounds, barriers, pointers, access, races,
+        uninitialized (an unknown name raises). Bounds are checked in every launch
         but ``unchecked=True`` ones, which take no other check. A launch with checks beyond
         bounds runs to completion, then raises one ``KernelCheckError`` listing its findings;
         with ``report=True`` it returns that list instead (empty: nothing found). A read-only
