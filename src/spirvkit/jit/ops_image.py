@@ -184,17 +184,39 @@ def lower_image_write(fl: FunctionLowering, inst) -> None:
     shape, desc, fmt = _image_operand(fl, inst, 1, 4)
     b = fl.builder
     safe, inside = _checked_coords(fl, desc, shape, _integer_coords(fl, shape, w[2]), "image write")
-    texel_t = fl.types[fl.ml.module.type_of(w[3]).result_id]
-    integer = _is_integer(texel_t)
-    color = fl.value(w[3])
-    vec = V4I if integer else V4F
-    if texel_t.kind != "vector":     # a depth image's scalar
-        color = b.insert_element(ir.Constant(vec, None), color, ir.Constant(I32, 0))
-    elif texel_t.scalar.kind == "float" and texel_t.scalar.width == 16:
-        color = b.fpext(color, vec)
+    integer, color = texel_operand(fl, w[3])
     texels, _ = _functions(fl)
     with b.if_then(inside):          # outside the image: nothing is written
         b.call(texels.get("store_int" if integer else "store_float", fmt), [desc, *safe, color])
+
+
+def texel_operand(fl: FunctionLowering, texel_id: int) -> tuple[bool, ir.Value]:
+    """OpImageWrite's Texel as (integer?, the 4 x 32-bit vector a format's store function
+    takes). SPIR-V lets the Texel be a scalar (a depth image's) or a vector of any width and
+    lane count; the format keeps the channels it has, so lanes past the Texel's are left 0 (and
+    alpha 1), and 16- or 64-bit lanes are converted (a grammar-fuzz mutant wrote a uint2)."""
+    b = fl.builder
+    texel_t = fl.types[fl.ml.module.type_of(texel_id).result_id]
+    integer = _is_integer(texel_t)
+    value = fl.value(texel_id)
+    scalar = texel_t.scalar
+    lanes = texel_t.count if texel_t.kind == "vector" else 1
+    if integer:
+        elem, out = I32, ir.Constant(V4I, [0, 0, 0, 1])
+    else:
+        elem, out = F32, ir.Constant(V4F, [0.0, 0.0, 0.0, 1.0])
+    for k in range(min(lanes, 4)):
+        x = b.extract_element(value, ir.Constant(I32, k)) if texel_t.kind == "vector" else value
+        if integer and scalar.width < 32:
+            x = b.sext(x, elem) if scalar.signed else b.zext(x, elem)
+        elif integer and scalar.width > 32:
+            x = b.trunc(x, elem)
+        elif not integer and scalar.width < 32:
+            x = b.fpext(x, elem)
+        elif not integer and scalar.width > 32:
+            x = b.fptrunc(x, elem)
+        out = b.insert_element(out, x, ir.Constant(I32, k))
+    return integer, out
 
 
 # ----- sampled reads ----------------------------------------------------------------------------

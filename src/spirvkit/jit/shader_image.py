@@ -29,7 +29,8 @@ from .image_formats import F32, V4F, V4I, descriptor_word
 from .image_launch import FixedFormat
 from .intrinsics import intrinsic
 from .ops_image import (_checked_coords, _components, _format, _functions, _image_type, _integer_coords, _is_integer,
-                        _result, lower_image_read, lower_image_write, lower_query_size, lower_sample, set_sizes)
+                        _result, lower_image_read, lower_image_write, lower_query_size, lower_sample, set_sizes,
+                        texel_operand)
 
 
 class ShaderImageFormats:
@@ -196,17 +197,7 @@ def lower_shader_image_write(fl: FunctionLowering, inst) -> None:
     w = inst.words
     _, desc, fmt, safe, inside = _texel_access(fl, inst, w[1], w[2], 4, {"Sample"})
     b = fl.builder
-    texel_t = fl.types[fl.ml.module.type_of(w[3]).result_id]
-    integer = _is_integer(texel_t)
-    color = fl.value(w[3])
-    vec = V4I if integer else V4F
-    if texel_t.kind != "vector":
-        color = b.insert_element(ir.Constant(vec, None), color, ir.Constant(I32, 0))
-    elif texel_t.scalar.kind == "float" and texel_t.scalar.width == 16:
-        color = b.fpext(color, vec)
-    elif texel_t.count != 4:
-        color = b.shuffle_vector(color, ir.Constant(color.type, None),
-                                 ir.Constant(ir.VectorType(I32, 4), [min(k, texel_t.count - 1) for k in range(4)]))
+    integer, color = texel_operand(fl, w[3])
     texels, _ = _functions(fl)
     with b.if_then(inside):
         b.call(texels.get("store_int" if integer else "store_float", fmt), [desc, *safe, color])
