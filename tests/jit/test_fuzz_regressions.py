@@ -195,3 +195,14 @@ def test_the_fuzz_image_write_reproducer_builds():
     program = spirvkit.Program(binary)
     for name in program.kernel_names:
         program.kernel(name).compile()   # lowering and LLVM (raised a TypeError)
+
+
+def test_build_ndrange_operands_of_another_type_are_an_invalid_module():
+    # (the grammar target) an OpBuildNDRange whose LocalWorkSize was another ndrange struct:
+    # spirv-val accepts it (it does not check that the three sizes share a type); lowering raised
+    # an AttributeError. Now the launch names the instruction and the rule.
+    binary = (DATA / "build_ndrange_struct_operand.spv").read_bytes()
+    assert spirvkit.validate(binary, target_env="opencl2.2") == []
+    with pytest.raises(spirvkit.SpirvError, match=r"OpBuildNDRange \(word 900\): LocalWorkSize %101 is not of "
+                                                  r"GlobalWorkSize's type"):
+        spirvkit.Program(binary).kernel("parent").compile()

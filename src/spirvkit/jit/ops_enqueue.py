@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from ..errors import NotSupportedError
+from ..errors import NotSupportedError, SpirvError
 from ..spirv.names import OP
 from .abi import (CL_QUEUED, CL_SUBMITTED, CONTEXT, DEVICE_QUEUE, EVENT, EVENT_KERNEL, EVENT_MARKER, EVENT_USER,
                   PICKED_GROUP_ITEMS, PREFERRED_WORK_GROUP_SIZE_MULTIPLE, RECORD, RECORD_END, RECORD_KERNEL,
@@ -494,6 +494,14 @@ def lower_build_ndrange(fl: FunctionLowering, inst) -> None:
     t = fl.type(w[1])
     b = fl.builder
     size_t = _type_of(fl, w[3])
+    for operand, role in ((w[4], "LocalWorkSize"), (w[5], "GlobalWorkOffset")):
+        if _type_of(fl, operand).id != size_t.id:
+            # The SPIR-V spec asks all three of the same type; spirv-val does not check it.
+            raise SpirvError(f"invalid module: OpBuildNDRange (word {inst.offset}): {role} %{operand} is not of "
+                             f"GlobalWorkSize's type")
+    if not (size_t.kind == "int" or size_t.kind == "array" and size_t.elem.kind == "int"):
+        raise SpirvError(f"invalid module: OpBuildNDRange (word {inst.offset}): GlobalWorkSize must be an integer "
+                         f"or an array of integers")
     dims = size_t.count if size_t.kind == "array" else 1
     elem = t.llvm.elements[2].element
     agg = ir.Constant(t.llvm, None)
