@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from spirvkit.vk import amber
+from spirvkit.vk import amber, glslang
 
 AMBER = Path(__file__).parent.parent / "data" / "amber"
 SAXPY = (AMBER / "saxpy_asm.amber").read_text()
@@ -34,15 +34,30 @@ def test_passing_scripts_exit_0():
 def test_glsl_script_runs_with_glslang_or_asks_for_the_extra(monkeypatch):
     path = AMBER / "workgroup_ids_glsl.amber"
     result = amber.run_file(str(path))
-    if amber.glslang_path() is None:
+    if glslang.glslang_path() is None:
         assert not result.ok and "install spirvkit[glsl]" in result.message
     else:
         assert result.ok, result.message
         assert result.expects == 5
-    monkeypatch.setattr(amber, "glslang_path", lambda: None)
+    monkeypatch.setattr(glslang, "glslang_path", lambda: None)
     result = amber.run_file(str(path))
     assert not result.ok
     assert result.message == f"{path}:4: not supported yet: a GLSL shader needs glslangValidator: install spirvkit[glsl]"
+
+
+def test_a_glslang_that_hangs_or_cannot_start_is_a_located_failure(monkeypatch, tmp_path):
+    path = AMBER / "workgroup_ids_glsl.amber"
+    hang = tmp_path / "glslangValidator"
+    hang.write_text("#!/bin/sh\nexec sleep 30\n")
+    hang.chmod(0o755)
+    monkeypatch.setattr(glslang, "glslang_path", lambda: str(hang))
+    monkeypatch.setattr(glslang, "GLSLANG_TIMEOUT", 1)
+    result = amber.run_file(str(path))
+    assert not result.ok
+    assert result.message == f"{path}:4: glslangValidator did not finish within 1 s"
+    hang.chmod(0o644)   # not executable: the OS refuses to start it
+    result = amber.run_file(str(path))
+    assert not result.ok and result.message.startswith(f"{path}:4: cannot run glslangValidator ({hang}): ")
 
 
 def test_failing_expect_names_its_line_and_first_differing_value(tmp_path):
@@ -147,7 +162,7 @@ def test_unreadable_file_and_cli_never_prints_a_traceback(tmp_path):
 
 
 def test_glsl_compile_errors_name_the_script_line(tmp_path):
-    if amber.glslang_path() is None:
+    if glslang.glslang_path() is None:
         pytest.skip("glslangValidator is not installed (pip install spirvkit[glsl])")
     script = tmp_path / "bad_glsl.amber"
     script.write_text("#!amber\nSHADER compute s GLSL\n#version 450\nvoid main() { x = 1; }\nEND\n")

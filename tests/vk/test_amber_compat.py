@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spirvkit.vk import amber
+from spirvkit.vk import amber, glslang
 from spirvkit.vk.amber_data import amber_half
 
 from vk.test_amber import PIPELINE, PRELUDE, fails_at
@@ -22,7 +22,7 @@ def run(tmp_path, text: str):
 
 
 def test_an_es_glsl_shader_compiles_and_its_errors_keep_script_lines(tmp_path):
-    if amber.glslang_path() is None:
+    if glslang.glslang_path() is None:
         pytest.skip("glslangValidator is not installed (pip install spirvkit[glsl])")
     shader = ("#!amber\nSHADER compute s GLSL\n#version 310 es\nlayout(local_size_x = 2) in;\n"
               "layout(binding = 0) buffer B { uint v[]; } b;\n"

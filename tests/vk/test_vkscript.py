@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spirvkit.vk import amber
+from spirvkit.vk import amber, glslang
 from spirvkit.vk.vkscript import vk_type
 
 # out[i] = float(in[i]) * pc.s + k[i & 1]: in and out storage buffers (0:0, 0:1), k a std140
@@ -191,7 +191,7 @@ def test_vkscript_data_types_and_layouts():
 
 
 def test_a_glsl_vkscript_without_glslang_asks_for_the_extra(tmp_path, monkeypatch):
-    monkeypatch.setattr(amber, "glslang_path", lambda: None)
+    monkeypatch.setattr(glslang, "glslang_path", lambda: None)
     script, result = run(tmp_path, "# GLSL\n[compute shader]\n#version 430\nvoid main() {}\n[test]\ncompute 1 1 1\n")
     assert not result.ok
     assert result.message == f"{script}:2: not supported yet: a GLSL shader needs glslangValidator: install spirvkit[glsl]"

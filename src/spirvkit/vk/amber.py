@@ -21,25 +21,20 @@ not starting with ``#!amber`` is a VkScript (vkscript.py).
 
 from __future__ import annotations
 
-import math
-import os
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import AssemblyError, NotSupportedError, SpirvkitError
+from ..errors import AssemblyError, SpirvkitError
 from ..jit.shader_interface import KIND_NAMES
 from . import amber_images
 from .amber_data import Buffer, DataType, data_type, format_type
+from .amber_expect import PROBES, ExpectFailed, check
+from .glslang import compile_glsl
 
 COMPARATORS = ("EQ", "NE", "LT", "LE", "GT", "GE")
-PROBES = ("EQ_RGB", "EQ_RGBA")
 BUFFER_KINDS = {"storage": "storage", "uniform": "uniform", "storage_dynamic": "storage",
                 "uniform_dynamic": "uniform"}
 IMAGE_KINDS = ("storage_image", "sampled_image", "combined_image_sampler", "uniform_texel_buffer",
@@ -63,17 +58,10 @@ SUPPORTED_EXTENSIONS = {"VK_KHR_storage_buffer_storage_class", "VK_KHR_16bit_sto
                         "VK_KHR_zero_initialize_workgroup_memory", "VK_KHR_variable_pointers",
                         "VK_KHR_buffer_device_address", "VK_EXT_shader_atomic_float", "VK_EXT_shader_atomic_float2",
                         "VK_KHR_spirv_1_4", "VK_KHR_workgroup_memory_explicit_layout"}
-FLOAT_EPSILON = 1e-6     # EQ on floats without a TOLERANCE, as Amber compares them
 
 
 class AmberError(SpirvkitError):
     """A script that cannot run: located at its line."""
-
-
-class ExpectFailed(Exception):
-    def __init__(self, line: int, message: str):
-        self.line, self.message = line, message
-        super().__init__(message)
 
 
 @dataclass
@@ -791,47 +779,7 @@ class Script:
         return (image, self.samplers[bind.sampler]) if bind.kind == "combined_image_sampler" else image
 
     def _check(self, c: Command) -> None:
-        a = c.args
-        buffer = self.buffers[a["buffer"]]
-        if a["op"] in PROBES:
-            failure = amber_images.probe(buffer, a["rect"], a["rgba"], a["tolerance"])
-            if failure:
-                raise ExpectFailed(c.line, failure)
-            return
-        if a["op"] == "EQ_HISTOGRAM_EMD_BUFFER":
-            other = self.buffers[a["other"]]
-            emd = amber_images.histogram_emd(buffer, other)
-            if not emd <= a["tolerance"]:
-                raise ExpectFailed(c.line, f"the histogram EMD of {buffer.name} against {other.name} is {emd:g}, "
-                                           f"above the tolerance {a['tolerance']:g}")
-            return
-        if "other" in a:
-            other = self.buffers[a["other"]]
-            got, want = buffer.values(), other.values()
-            if got.size != want.size:
-                raise ExpectFailed(c.line, f"{buffer.name} has {got.size} values, {other.name} {want.size}")
-            if a["op"] == "RMSE_BUFFER":
-                rmse = math.sqrt(float(np.mean((got.astype(np.float64) - want.astype(np.float64)) ** 2))) \
-                    if got.size else 0.0
-                if not rmse <= a["tolerance"]:
-                    raise ExpectFailed(c.line, f"RMSE of {buffer.name} against {other.name} is {rmse:g}, above the "
-                                               f"tolerance {a['tolerance']:g}")
-                return
-            differ = np.nonzero(got != want)[0]
-            if differ.size:
-                i = int(differ[0])
-                raise ExpectFailed(c.line, f"{buffer.name} and {other.name} differ at value {i}: {got[i]} != {want[i]}")
-            return
-        values = a["values"]
-        got = buffer.values_at(a["offset"], len(values))
-        t = buffer.type
-        for k, (g, e) in enumerate(zip(got.tolist(), values)):
-            if not _compare(a["op"], g, e, t, a["tolerance"], k):
-                element = a["offset"] // t.stride + k // t.components
-                where = f"element {element}" + (f" component {k % t.components}" if t.components > 1 else "")
-                tol = f" (tolerance {_tolerance_text(a['tolerance'], k)})" if a["tolerance"] else ""
-                raise ExpectFailed(c.line, f"{buffer.name} {where} (value {k} from byte {a['offset']}) is {g}; "
-                                           f"expected {a['op']} {e}{tol}")
+        check(c, self.buffers)
 
 
 def _integer(token: str) -> int | None:
@@ -839,54 +787,6 @@ def _integer(token: str) -> int | None:
         return int(token, 0)
     except ValueError:
         return None
-
-
-def _compare(op: str, got, want, t: DataType, tolerance: list, k: int) -> bool:
-    if op == "EQ":
-        if tolerance:
-            tol, percent = tolerance[k % len(tolerance)]
-            limit = abs(want) * tol / 100.0 if percent else tol
-            return abs(got - want) <= limit
-        if t.is_float:
-            return got == want or abs(got - want) < FLOAT_EPSILON
-        return got == want
-    return {"NE": got != want, "LT": got < want, "LE": got <= want, "GT": got > want, "GE": got >= want}[op]
-
-
-def _tolerance_text(tolerance: list, k: int) -> str:
-    tol, percent = tolerance[k % len(tolerance)]
-    return f"{tol:g}%" if percent else f"{tol:g}"
-
-
-def glslang_path() -> str | None:
-    """glslangValidator on PATH, or beside this Python (a virtual environment not activated)."""
-    found = shutil.which("glslangValidator")
-    if found:
-        return found
-    beside = Path(sys.executable).parent / "glslangValidator"
-    return str(beside) if beside.exists() else None
-
-
-def compile_glsl(source: str, target_env: str, name: str = "shader.comp", first_line: int = 0) -> bytes:
-    """A GLSL compute shader compiled to SPIR-V with glslangValidator; its messages name the
-    source ``name``, their line numbers moved on by ``first_line`` (where the source starts in it)."""
-    tool = glslang_path()
-    if tool is None:
-        raise NotSupportedError("a GLSL shader needs glslangValidator: install spirvkit[glsl]")
-    with tempfile.TemporaryDirectory(prefix="spirvkit-glsl-") as tmp:
-        src = os.path.join(tmp, "shader.comp")
-        out = os.path.join(tmp, "shader.spv")
-        Path(src).write_text(source)
-        # glslang spells SPIR-V versions spirv1.X (AmberScript: spv1.X), Vulkan ones as Amber does.
-        env_flag = "spirv" + target_env[3:] if target_env.startswith("spv1.") else target_env
-        done = subprocess.run([tool, "-V", "--target-env", env_flag, "-S", "comp", "-o", out, src],
-                              capture_output=True, text=True)
-        if done.returncode != 0 or not os.path.exists(out):
-            located = re.compile(re.escape(src) + r":(\d+)")
-            messages = [located.sub(lambda m: f"{name}:{int(m.group(1)) + first_line}", line).replace(src, name)
-                        for line in (done.stdout + done.stderr).splitlines() if line.strip() and line.strip() != src]
-            raise SpirvkitError("the GLSL shader does not compile:\n  " + "\n  ".join(messages[:20]))
-        return Path(out).read_bytes()
 
 
 @dataclass
