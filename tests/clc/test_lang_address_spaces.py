@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from lang_support import K, check_rejected, check_table, pocl_check_table, run_source
+from lang_support import K, check_rejected, check_table, pocl_check_table, run_source, warnings_of
 
 import spirvkit
 
@@ -170,6 +170,15 @@ REJECT = [
     ("two_address_spaces", "CL2.0", K.format("global local int *p;"), "multiple address spaces specified for type", 2, 8),
     ("address_space_on_struct_member", "CL2.0", "struct S { global int x; };\nkernel void k(global int *o) {}\n",
      "field may not be qualified with an address space", 1, 23),
+    # a typedef's address space qualifies what it declares (clang-15's messages and columns)
+    ("typedef_space_on_parameter", "CL2.0", "typedef __local int lint;\nkernel void k(lint x) {}\n",
+     "parameter may not be qualified with an address space", 2, 20),
+    ("typedef_global_in_function", "CL2.0", "typedef const global int cgi;\nkernel void k(global int *o) { cgi y = 1; }\n",
+     "function scope variable cannot be declared in global address space", 2, 36),
+    ("typedef_space_and_another", "CL2.0", "typedef __local int lint;\nkernel void k(global int *o) { global lint *q = 0; }\n",
+     "multiple address spaces specified for type", 2, 32),
+    ("restrict_on_typedef_of_int", "CL2.0", "typedef int I;\nkernel void k(global int *o, I restrict x) {}\n",
+     "restrict requires a pointer or reference ('int' is invalid)", 2, 32),
     ("string_literal_to_global_pointer", "CL2.0", K.format('global char *s = "hi";'),
      "initializing '__global char *' with an expression of type '__constant char *' changes address space of pointer",
      2, 14),
@@ -179,3 +188,17 @@ REJECT = [
 @pytest.mark.parametrize("name,std,source,message,line,col", REJECT, ids=[r[0] for r in REJECT])
 def test_rejected(name, std, source, message, line, col):
     check_rejected(source, message, line, col, f"-cl-std={std}")
+
+
+def test_typedef_qualifiers_carry_over():
+    # `typedef __local int lint; lint x;` declares a local variable; `restrict` on a typedef'd
+    # pointer is a restrict pointer (kernel_arg_type_qual says so, as clang's does)
+    source = ("typedef global int *gip;\ntypedef __local int lint;\n"
+              "kernel void k(gip restrict o) {\n  lint x;\n  if (get_local_id(0) == 0) x = 40;\n"
+              "  barrier(CLK_LOCAL_MEM_FENCE);\n  o[get_global_id(0)] = x + get_local_id(0);\n}\n")
+    out = np.zeros(4, np.int32)
+    run_source(source, "k", out, global_size=4, local_size=2)
+    assert out.tolist() == [40, 41, 40, 41]
+    assert "kernel_arg_type_qual.k.restrict," in spirvkit.disassemble(spirvkit.compile_cl(source))
+    assert warnings_of("typedef global int gi;\nkernel void k(global gi *p) {}\n") == [
+        "2:15: multiple identical address spaces specified for type"]

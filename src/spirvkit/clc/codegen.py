@@ -364,14 +364,15 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             raise
 
     @staticmethod
-    def define_typedef(scope, decl, t) -> None:
+    def define_typedef(scope, decl, t, q: dict) -> None:
         old = scope.names.get(decl.name)
         if old is not None and old.node is not decl:  # C11 allows only an identical redefinition
             if old.kind != "typedef":
                 raise SemaError(f"redefinition of '{decl.name}' as different kind of symbol", decl)
             if old.type != t:
                 raise SemaError(f"typedef redefinition with different types ('{t}' vs '{old.type}')", decl)
-        scope.names[decl.name] = Symbol(decl.name, "typedef", t, node=decl)
+        # the typedef's own qualifiers (`typedef __local int lint;`) qualify what it declares
+        scope.names[decl.name] = Symbol(decl.name, "typedef", t, value=q, node=decl)
         if t.is_record and not t.name and getattr(t, "typedef_name", None) is None:
             t.typedef_name = decl.name  # C: "the typedef name for linkage purposes"; clang prints it
 
@@ -380,7 +381,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             return  # the built-in's own prototype (§1.9 #5 lets printf be variadic): calls use the built-in
         t, q = self.decl_type(decl, self.globals)
         if "typedef" in decl.storage:
-            self.define_typedef(self.globals, decl, t)
+            self.define_typedef(self.globals, decl, t, q)
             return
         if decl.name is None:
             return  # "struct S {...};": the tag is declared by the type resolution
@@ -923,7 +924,7 @@ class CodeGen(ExpressionsMixin, InitializersMixin, BuiltinsMixin, GroupsMixin, N
             return
         t, q = self.decl_type(d, self.scope)
         if "typedef" in d.storage:
-            self.define_typedef(self.scope, d, t)
+            self.define_typedef(self.scope, d, t, q)
             return
         if d.name is None:
             return

@@ -116,6 +116,7 @@ class TypeResolver:
         self.sema = sema
         self.cl_std = sema.cl_std
         self._anonymous: dict[int, Record] = {}  # id(RecordDecl) -> its type, for unnamed records
+        self._warned: set[int] = set()  # id(BaseType)s warned about: a type is resolved more than once
 
     def base(self, node, scope: Scope) -> CType:
         if node.record is not None:
@@ -248,14 +249,29 @@ class TypeResolver:
             if "pipe" in node.qualifiers:
                 from .pipes import pipe_type
                 return pipe_type(self, node, scope)
-            if "restrict" in node.qualifiers:
-                raise SemaError(f"restrict requires a pointer or reference ('{self.base(node, scope)}' is "
-                                "invalid)", node.restrict_tok or node)
             t = self.base(node, scope)
+            if "restrict" in node.qualifiers and not t.is_pointer:   # a typedef'd pointer may be restrict
+                raise SemaError(f"restrict requires a pointer or reference ('{t}' is invalid)",
+                                node.restrict_tok or node)
             if node.access is not None or t.is_image:
                 t = self.image_access(t, node)
-            return t, {"space": node.address_space, "const": "const" in node.qualifiers,
-                       "access": node.access, "volatile": "volatile" in node.qualifiers}
+            q = {"space": node.address_space, "const": "const" in node.qualifiers,
+                 "access": node.access, "volatile": "volatile" in node.qualifiers}
+            if node.typedef_name is not None:   # the typedef's own qualifiers apply too
+                sym = scope.lookup(node.typedef_name)
+                tq = sym.value if sym is not None and sym.kind == "typedef" and isinstance(sym.value, dict) else None
+                if tq:
+                    if tq.get("space") and q["space"]:
+                        if tq["space"] != q["space"]:
+                            raise SemaError("multiple address spaces specified for type", node)
+                        if id(node) not in self._warned:
+                            self._warned.add(id(node))
+                            self.sema.warn("multiple identical address spaces specified for type", node,
+                                           "-Wduplicate-decl-specifier")
+                    q["space"] = q["space"] or tq.get("space")
+                    q["const"] = q["const"] or tq.get("const", False)
+                    q["volatile"] = q["volatile"] or tq.get("volatile", False)
+            return t, q
         if isinstance(node, ast.PointerType):
             if isinstance(node.pointee, ast.BaseType) and "pipe" in node.pointee.qualifiers:   # pipe int *p
                 if node.pointee.address_space is not None:   # `pipe global int *p`: clang's first error
