@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-OP_ENQUEUE_KERNEL = 292
+from ..spirv.names import OP
+
+OP_ENQUEUE_KERNEL = OP.EnqueueKernel
 
 
 def enqueue_targets(module) -> set[int]:

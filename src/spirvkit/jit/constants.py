@@ -15,13 +15,14 @@ import numpy as np
 from llvmlite import ir
 
 from ..errors import NotSupportedError, SpirvError, SpirvkitError
+from ..spirv.names import DECORATION, OP
 from .types import SpvType, TypeTable, _element_offset
 
-OP_CONSTANT_TRUE, OP_CONSTANT_FALSE, OP_CONSTANT, OP_CONSTANT_COMPOSITE = 41, 42, 43, 44
-OP_CONSTANT_SAMPLER, OP_CONSTANT_NULL = 45, 46
-OP_SPEC_TRUE, OP_SPEC_FALSE, OP_SPEC_CONSTANT, OP_SPEC_COMPOSITE, OP_SPEC_OP = 48, 49, 50, 51, 52
-OP_UNDEF = 1
-OP_VARIABLE = 59
+OP_CONSTANT_TRUE, OP_CONSTANT_FALSE, OP_CONSTANT, OP_CONSTANT_COMPOSITE = OP.ConstantTrue, OP.ConstantFalse, OP.Constant, OP.ConstantComposite
+OP_CONSTANT_SAMPLER, OP_CONSTANT_NULL = OP.ConstantSampler, OP.ConstantNull
+OP_SPEC_TRUE, OP_SPEC_FALSE, OP_SPEC_CONSTANT, OP_SPEC_COMPOSITE, OP_SPEC_OP = OP.SpecConstantTrue, OP.SpecConstantFalse, OP.SpecConstant, OP.SpecConstantComposite, OP.SpecConstantOp
+OP_UNDEF = OP.Undef
+OP_VARIABLE = OP.Variable
 
 
 class GlobalAddress:
@@ -65,7 +66,7 @@ class ConstantEvaluator:
         self.cache: dict[int, object] = {}
         self.spec_ids: dict[int, int] = {}      # result id -> SpecId
         for inst in module.section("annotations"):
-            if inst.opcode == 71 and inst.words[2] == 1:  # OpDecorate <id> SpecId <n>
+            if inst.opcode == OP.Decorate and inst.words[2] == DECORATION.SpecId:
                 self.spec_ids[inst.words[1]] = inst.words[3]
         self.spec_values = dict(spec_values or {})
         known = set(self.spec_ids.values())

@@ -20,6 +20,7 @@ from llvmlite import ir
 from ..errors import NotSupportedError
 from ..spirv.binary import Instruction
 from ..spirv.module import Function
+from ..spirv.names import OP
 from .abi import CONTEXT, THREAD
 from .types import SpvType
 
@@ -239,9 +240,9 @@ class FunctionLowering:
                 rid = inst.result_id
                 if rid is not None and rid in region.layout.values:
                     region.pending_stores.append(rid)
-                    if inst.opcode != 245:
+                    if inst.opcode != OP.Phi:
                         self._store_region_values()
-                if self.builder.block.terminator is not None and inst.opcode == 224:
+                if self.builder.block.terminator is not None and inst.opcode == OP.ControlBarrier:
                     break    # a barrier ends the region here
 
     def _store_region_values(self) -> None:

@@ -23,11 +23,12 @@ from ..errors import NotSupportedError
 from ..spirv.binary import Decoder, Instruction
 from ..spirv.grammar import ID_KINDS
 from ..spirv.module import Block, Module
+from ..spirv.names import OP
 
-OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING = 71, 332, 5632
-OP_FUNCTION_CALL, OP_VARIABLE, OP_STORE, OP_COPY_MEMORY = 57, 59, 62, 63
-OP_PHI, OP_LABEL, OP_BRANCH, OP_RETURN, OP_RETURN_VALUE = 245, 248, 249, 253, 254
-OP_LINE, OP_NO_LINE = 8, 317
+OP_DECORATE, OP_DECORATE_ID, OP_DECORATE_STRING = OP.Decorate, OP.DecorateId, OP.DecorateString
+OP_FUNCTION_CALL, OP_VARIABLE, OP_STORE, OP_COPY_MEMORY = OP.FunctionCall, OP.Variable, OP.Store, OP.CopyMemory
+OP_PHI, OP_LABEL, OP_BRANCH, OP_RETURN, OP_RETURN_VALUE = OP.Phi, OP.Label, OP.Branch, OP.Return, OP.ReturnValue
+OP_LINE, OP_NO_LINE = OP.Line, OP.NoLine
 MAX_INLINED_CALLS = 10000     # a guard against an explosion of copies, far above real kernels
 
 

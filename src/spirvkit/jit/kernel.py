@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from llvmlite import ir
 
 from ..errors import NotSupportedError
+from ..spirv.names import OP
 from .abi import ABORT_FAULT, CONTEXT, THREAD
 from .function import I1, I8, I64, PTR, FunctionLowering
 from .launch_words import load_pointer as _load_pointer, load_word as _load_word, word as _word
@@ -154,7 +155,7 @@ def kernel_body(module, entry_fn_id: int) -> int:
 
 
 def _callees(fn) -> set[int]:
-    return {inst.words[3] for block in fn.blocks for inst in block.instructions if inst.opcode == 57}
+    return {inst.words[3] for block in fn.blocks for inst in block.instructions if inst.opcode == OP.FunctionCall}
 
 
 def mark_inlined_launch_state(fn: ir.Function) -> None:

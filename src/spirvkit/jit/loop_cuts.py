@@ -29,11 +29,12 @@ import dataclasses
 
 from ..spirv.binary import Instruction
 from ..spirv.module import Block, Function
+from ..spirv.names import OP
 from .collectives import is_sync
 from .function import successors
 
-OP_CONTROL_BARRIER, OP_PHI, OP_BRANCH_CONDITIONAL = 224, 245, 250
-OP_LINE, OP_NO_LINE, OP_IADD, OP_ISUB, OP_CONSTANT, OP_TYPE_INT = 8, 317, 128, 130, 43, 21
+OP_CONTROL_BARRIER, OP_PHI, OP_BRANCH_CONDITIONAL = OP.ControlBarrier, OP.Phi, OP.BranchConditional
+OP_LINE, OP_NO_LINE, OP_IADD, OP_ISUB, OP_CONSTANT, OP_TYPE_INT = OP.Line, OP.NoLine, OP.IAdd, OP.ISub, OP.Constant, OP.TypeInt
 SHORT_LOOP = 8   # constant trip counts up to this are left to LLVM's unroller
 _COMPARES = {170, 171, 172, 173, 174, 175, 176, 177, 178, 179}   # OpIEqual .. OpSLessThanEqual
 

@@ -13,7 +13,7 @@ from llvmlite import ir
 
 from ..errors import NotSupportedError
 from ..spirv.module import Function, Module
-from ..spirv.names import OP
+from ..spirv.names import DECORATION, OP
 from . import ops_arith, ops_composite, ops_control, ops_convert, ops_memory, ops_atomic, ops_ext, ops_image  # noqa: F401 (register handlers)
 from . import ops_pipe  # noqa: F401 (register handlers)
 from . import ops_enqueue  # noqa: F401 (register handlers)
@@ -22,7 +22,7 @@ from .function import I64, PTR, BuiltinPtr, FunctionLowering, Ptr
 from .runtime_ir import RuntimeFunctions
 from .types import SpvType, TypeTable
 
-OP_VARIABLE, OP_FUNCTION_CALL = 59, 57
+OP_VARIABLE, OP_FUNCTION_CALL = OP.Variable, OP.FunctionCall
 
 
 @dataclass
@@ -56,7 +56,7 @@ def builtin_variables(module: Module) -> dict[int, str]:
     grammar_builtins = load_grammar().operand_kinds["BuiltIn"].by_value
     found = {}
     for inst in module.section("annotations"):
-        if inst.opcode == 71 and inst.words[2] == 11:  # OpDecorate %v BuiltIn <b>
+        if inst.opcode == OP.Decorate and inst.words[2] == DECORATION.BuiltIn:
             found[inst.words[1]] = grammar_builtins[inst.words[3]].name
     return found
 
@@ -274,7 +274,7 @@ class ModuleLowering:
         op = inst.opcode
         if op in CONSTANT_OPS:
             t = self.types[inst.words[1]]
-            if op == 45:   # OpConstantSampler
+            if op == OP.ConstantSampler:
                 value = ops_image.constant_sampler(inst)
             elif t.kind == "pointer" and op == OP_SPEC_OP:   # an address constant (&arr[3])
                 value = self._address_constant(self.constants.value(value_id), fl)

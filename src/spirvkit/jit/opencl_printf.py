@@ -15,12 +15,13 @@ from __future__ import annotations
 from llvmlite import ir
 
 from ..errors import NotSupportedError
+from ..spirv.names import OP
 from .abi import CONTEXT
 from .function import I8, I32, I64, PTR, FunctionLowering
 from .printf_format import HEADER_BYTES, argument_slot_bytes, conversions_match, parse_format
 
 DOUBLE = ir.DoubleType()
-_OP_VARIABLE, _OP_SPEC_OP, _OP_COPY_OBJECT, _OP_BITCAST = 59, 52, 83, 124
+_OP_VARIABLE, _OP_SPEC_OP, _OP_COPY_OBJECT, _OP_BITCAST = OP.Variable, OP.SpecConstantOp, OP.CopyObject, OP.Bitcast
 _OP_ACCESS_CHAINS = (65, 66, 67, 70)   # OpAccessChain, OpInBoundsAccessChain, OpPtrAccessChain, OpInBounds...
 _OP_PTR_CASTS = (121, 122)             # OpPtrCastToGeneric, OpGenericCastToPtr
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from ..errors import NotSupportedError
+from ..spirv.names import OP
 from .abi import SAMPLER_ADDRESS_SHIFT, SAMPLER_LINEAR, SAMPLER_NEAREST, SAMPLER_NORMALIZED
 from .function import I8, I32, I64, FunctionLowering, handles
 from .image_formats import F16, F32, V4F, V4I, TexelFunctions, descriptor_word
@@ -84,7 +85,8 @@ def _check_lod(fl: FunctionLowering, inst, at: int) -> None:
 
 def _require_lod_zero(fl: FunctionLowering, inst, lod_id: int) -> None:
     lod = fl.ml.module.definition(lod_id)   # OpConstant 0 / 0.0, or OpConstantNull
-    if lod is None or lod.opcode not in (43, 46) or (lod.opcode == 43 and any(lod.words[3:])):
+    if lod is None or lod.opcode not in (OP.Constant, OP.ConstantNull) or \
+            (lod.opcode == OP.Constant and any(lod.words[3:])):
         raise NotSupportedError(f"{inst.opname} with a Lod other than constant 0 (mipmapped images)")
 
 

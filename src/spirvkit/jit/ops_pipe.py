@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from ..spirv.names import OP
 from .abi import INVALID_RESERVE_ID, PIPE
 from .function import I1, I8, I32, I64, PTR, FunctionLowering, handles
 from .loops import CountedLoop
@@ -333,7 +334,7 @@ def packet_sizes(module, fn) -> dict[int, set[tuple[int, int]]]:
 
     def constant(value_id):
         inst = module.definition(value_id)
-        return inst.words[3] if inst is not None and inst.opcode == 43 else 0
+        return inst.words[3] if inst is not None and inst.opcode == OP.Constant else 0
 
     def uses(fn_id: int, param: int) -> set:
         key = (fn_id, param)
@@ -350,11 +351,11 @@ def packet_sizes(module, fn) -> dict[int, set[tuple[int, int]]]:
             for block in f.blocks:
                 for inst in block.instructions:
                     w = inst.words
-                    if inst.opcode == 62 and w[2] in aliases and w[1] not in variables:      # OpStore
+                    if inst.opcode == OP.Store and w[2] in aliases and w[1] not in variables:
                         variables.add(w[1])
                         changed = True
-                    elif inst.opcode in (61, 83) and w[3] in (variables if inst.opcode == 61 else aliases) \
-                            and w[2] not in aliases:                                          # OpLoad, OpCopyObject
+                    elif inst.opcode in (OP.Load, OP.CopyObject) and w[3] in (variables if inst.opcode == OP.Load else aliases) \
+                            and w[2] not in aliases:
                         aliases.add(w[2])
                         changed = True
         for block in f.blocks:
@@ -363,7 +364,7 @@ def packet_sizes(module, fn) -> dict[int, set[tuple[int, int]]]:
                 if inst.opcode in ops:
                     if w[ops[inst.opcode][1]] in aliases:
                         found.add((constant(w[-2]), constant(w[-1])))
-                elif inst.opcode == 57:                                                       # OpFunctionCall
+                elif inst.opcode == OP.FunctionCall:
                     for k, arg in enumerate(w[4:]):
                         if arg in aliases:
                             found |= uses(w[3], k)
