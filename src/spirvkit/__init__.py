@@ -45,6 +45,8 @@ _LAZY = {
     "LocalMemory": ".api",
     "Program": ".api",
     "uninitialized": ".runtime.args",
+    "read_only": ".runtime.args",
+    "write_only": ".runtime.args",
     "compile_cl": ".clc.compiler",
     "Image": ".runtime.images",
     "Sampler": ".runtime.images",
@@ -68,7 +70,7 @@ _LAZY = {
 if TYPE_CHECKING:
     from .api import ArgInfo, Kernel, LocalMemory, Program
     from .clc.compiler import compile_cl
-    from .runtime.args import uninitialized
+    from .runtime.args import read_only, uninitialized, write_only
     from .runtime.images import Image, Sampler, supported_image_formats
     from .runtime.limits import device_limits
     from .runtime.pipes import Pipe
@@ -140,6 +142,8 @@ __all__ = [
     "SpirvkitError",
     "ValidatorOptions",
     "uninitialized",
+    "read_only",
+    "write_only",
     "__version__",
     "assemble",
     "compile_cl",

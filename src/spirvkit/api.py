@@ -59,7 +59,7 @@ from .jit.kernel import plan_kernel
 from .jit.resources import kernel_resources
 from .jit.types import TypeTable, c_type_name
 from .jit.check_passes import mode_checks, mode_with_checks
-from .runtime.args import LocalMemory, bind
+from .runtime.args import LocalMemory, bind, declares_access
 from .runtime.check_findings import launch_checks
 from .runtime.images import launch_key
 from .runtime.launch import LoadedKernel, launch
@@ -541,10 +541,13 @@ class Kernel:
         but ``unchecked=True`` ones, which take no other check. A launch with checks beyond
         bounds runs to completion, then raises one ``KernelCheckError`` listing its findings;
         with ``report=True`` it returns that list instead (empty: nothing found). A read-only
-        array (``flags.writeable == False``) passed for a ``__global`` pointer turns the access
-        check on for the launch: a write through it is a finding, and is not performed."""
+        array (``flags.writeable == False``) passed for a ``__global`` pointer, or a buffer the
+        host declares ``spirvkit.read_only(a)`` or ``spirvkit.write_only(a)``, turns the access
+        check on for the launch: a write to a read-only buffer is a finding, and is not
+        performed; a read of a write-only one is a finding, and is performed. ``unchecked=True``
+        launches ignore those declarations."""
         extra = launch_checks(checks, unchecked)
-        if not unchecked and _read_only_buffers(self.args, args):
+        if not unchecked and _declares_access(self.args, args):
             extra |= {"access"}
         mode = mode_with_checks("unchecked" if unchecked else "checked", extra)
         report_mode = mode_with_checks("report", extra)
@@ -594,9 +597,10 @@ def _no_write_parameters(module: Module, fn) -> frozenset:
                             for d in module.decorations(param.words[2])))
 
 
-def _read_only_buffers(infos: list[ArgInfo], args: tuple) -> bool:
-    """Whether a read-only numpy array is passed for a pointer the kernel may write through."""
-    return any(isinstance(value, np.ndarray) and not value.flags.writeable and info.address_space != "constant"
+def _declares_access(infos: list[ArgInfo], args: tuple) -> bool:
+    """Whether a buffer is declared read_only() or write_only(), or a read-only numpy array is
+    passed for a pointer the kernel may write through (the access check's business)."""
+    return any(declares_access(value) and not (isinstance(value, np.ndarray) and info.address_space == "constant")
                for info, value in zip(infos, args))
 
 

@@ -287,7 +287,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--unchecked", action="store_true", help="no bounds checks (faster; unsafe on bad kernels)")
     p.add_argument("--check", metavar="all|LIST",
                    help="dynamic checks: all, or a comma-separated list of their names (an unknown name lists "
-                        "them: bounds, races, barriers, ...); the findings are printed clang-style and the exit "
+                        "them: bounds, races, barriers, events, ...); the findings are printed clang-style and the exit "
                         "status is 1 when there are any")
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop the kernel after this long")
     p.add_argument("--sub-group-size", type=int, metavar="N",

@@ -70,6 +70,8 @@ def make_arg(spec: str):
     value = np.arange(n).astype(dt)
     if kind == "ro":
         value.flags.writeable = False
+    elif kind == "wo":          # declared write-only by the host (the access check)
+        return spirvkit.write_only(value)
     elif kind != "range":
         raise ValueError(f"unknown argument form {spec!r}")
     return value

@@ -310,3 +310,22 @@ def test_check_off_compiles_nothing_in(name):
     assert ml.check_passes is None and "uninit" not in text and "[2 x" not in text
     checked, ml, _ = lower_kernel(module, name, True, checks=frozenset({"uninitialized"}))
     assert ml.check_passes.uninit is not None and checked != text
+
+
+def test_an_undefined_private_byte_reads_as_zero_under_the_check():
+    # (Oclgrind's uninitialized_private_array) scratch[2] is never written: the finding is made,
+    # and the value stored is 0 on every launch, as in Oclgrind, not whatever the stack held.
+    source = """kernel void k(global const uint *idx, global float *out) {
+      float scratch[4];
+      for (int i = 0; i < 4; i++) scratch[idx[i]] = i;
+      for (int i = 0; i < 4; i++) out[i] = scratch[i];
+    }"""
+    k = spirvkit.Program(spirvkit.compile_cl(source)).kernel("k")
+    idx = np.array([0, 1, 3, 3], np.uint32)
+    for _ in range(3):
+        # garbage on the stack first: a launch whose private array holds other values
+        k(1, None, np.array([0, 1, 2, 3], np.uint32), np.zeros(4, np.float32), checks="uninitialized", report=True)
+        out = np.full(4, -1, np.float32)
+        found = k(1, None, idx, out, checks="uninitialized", report=True)
+        assert [f.kind for f in found] == ["uninitialized"]
+        assert out.tolist() == [0.0, 1.0, 0.0, 3.0]

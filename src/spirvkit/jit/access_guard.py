@@ -33,6 +33,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from ..errors import SpirvkitError
+from .array_bounds import bounded_indexes
 from .function import HANDLERS, I1, I64, FunctionLowering, Ptr
 from .types import abi_size, element_offset
 
@@ -227,8 +228,14 @@ class AccessGuard:
         total = offset
         if inst.opname in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain"):
             total = self._add(total, self._scaled(indices.pop(0), abi_size(base_type.llvm, self.td)))
+        # The indexes bounded by their array (array_bounds.py): the body tests them with the
+        # allocation's bounds, so the guard proves them too, for the whole group.
+        bounded = dict(bounded_indexes(ml, inst))
+        first = len(inst.words) - len(indices)
         current = base_type
-        for index_id in indices:
+        for at, index_id in enumerate(indices, start=first):
+            if at in bounded:
+                self._within(self._index(index_id), 0, bounded[at])
             if current.kind == "struct":
                 member = ml.constants.value(index_id)
                 step = element_offset(current.llvm, member, self.td)
@@ -263,10 +270,13 @@ class AccessGuard:
 
     def _scaled(self, index_id: int, stride: int) -> _Node:
         """index * stride, the index sign-extended to 64 bits as the body's GEP does."""
+        return self._mul(self._index(index_id), _Node(64, machine=ir.Constant(I64, stride)))
+
+    def _index(self, index_id: int) -> _Node:
         node = self._node(index_id)
         if node.width < 64:
             node = self._extend(node, 64, signed=True)
-        return self._mul(node, _Node(64, machine=ir.Constant(I64, stride)))
+        return node
 
     # ----- integer values ---------------------------------------------------------------------
     def _node(self, value_id: int) -> _Node:

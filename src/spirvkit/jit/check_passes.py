@@ -5,14 +5,17 @@ checks (issue 18: barriers, access, pointers, races, uninitialised values) are
 instrumentation passes, one module each, that observe these events of the lowering:
 
 - ``access``: a checked load, store, atomic or copy is about to happen (at the point where its
-  bounds test is emitted). A pass returns an i1 that is true when the access is one of its
-  findings; the access is then skipped (never performed: the memory may really be read-only,
-  the pointer null) and the finding recorded, and the bounds fault path is not taken for it.
+  bounds test is emitted). A pass records its findings and returns an i1 that is true when the
+  access must then be skipped (never performed: the memory may really be read-only, the pointer
+  null); the bounds fault path is not taken for it. A finding that is harmless to perform (a
+  read of write-only memory, a misaligned load or store) is recorded but not claimed: the
+  access happens, as on Oclgrind, so the outputs hold what it did.
 - ``group_copy``: an async work-group copy, done once for the group (collectives.py), is about
   to happen: the same as ``access``, for both of its ranges.
 - ``rendezvous``: in a kernel run region by region (regions.py), every work-item of the group
   has run up to its next barrier or collective, or returned.
-- ``wait_events``: a work-item passes wait_group_events (the races check: async copies).
+- (async copies and their events: check_events.py keeps a build's copies until the group waits
+  for them, at a ``rendezvous``, and reports the ``events`` findings.)
 - ``exchanged``: an atomic compare-exchange has run; whether it wrote is known only now.
 
 The races check (check_races.py) observes accesses and group copies without claiming them (a
@@ -37,21 +40,24 @@ PTR = ir.PointerType()
 
 # The checks a launch can ask for; IMPLEMENTED are compiled in, the others are refused with a
 # "not supported yet" error rather than silently accepted.
-CHECK_NAMES = ("bounds", "races", "uninitialized", "barriers", "pointers", "access")
-IMPLEMENTED = ("bounds", "races", "barriers", "pointers", "access", "uninitialized")
+CHECK_NAMES = ("bounds", "races", "uninitialized", "barriers", "pointers", "access", "events")
+IMPLEMENTED = ("bounds", "races", "barriers", "pointers", "access", "uninitialized", "events")
 
 # The check state of a launch (int64 words; CONTEXT["checks"] holds its address).
 CHECK_STATE = _layout([
     ("findings", 1),        # address of the findings table: one FINDING record per site
     ("capacity", 1),        # records in it (the kernel's site count)
     ("read_only", 1),       # address of one word per kernel parameter: the region base of a
-                            # buffer the kernel must not write (read-only array, __constant), else
-                            # NOT_READ_ONLY
+                            # buffer the kernel must not write (read-only array, spirvkit.read_only,
+                            # __constant), else NOT_READ_ONLY
     ("races", 1),           # address of the races check's state (check_races.RACE_STATE), or 0
     ("uninit", 1),          # uninitialized check: one word per parameter, the base of a buffer the
                             # host made with spirvkit.uninitialized() (its shadow follows it), else
                             # NOT_READ_ONLY
     ("salt", 1),            # uninitialized check: varies the local-memory tags launch by launch
+    ("write_only", 1),      # access check: one word per parameter, the region base of a buffer the
+                            # host declared write-only (spirvkit.write_only), else NOT_READ_ONLY;
+                            # 0 (no table) when the launch has none
 ])
 NOT_READ_ONLY = -1          # never a region's base
 
@@ -109,6 +115,11 @@ class CheckPasses:
 
             self.uninit = UninitCheck(self)
             self.access_passes.append(self.uninit)
+        from .check_events import EventCheck
+
+        # Async copies and their events (check_events.py): kept until the group waits for them
+        # in every build with checks beyond bounds; its findings only with "events".
+        self.events = EventCheck(self)
         self.races = None
         if "races" in checks:   # called last: it observes the accesses the others let happen
             from .check_races import RaceCheck
@@ -116,12 +127,14 @@ class CheckPasses:
             self.races = RaceCheck(self)
 
     # ----- events ---------------------------------------------------------------------------
-    def access(self, fl, ptr, addr: ir.Value, base: ir.Value, end: ir.Value, size: ir.Value, kind: str):
+    def access(self, fl, ptr, addr: ir.Value, base: ir.Value, end: ir.Value, size: ir.Value, kind: str,
+               align: int | None = None):
         """Emits the passes' tests of one access; returns an i1, true when one of them found
-        it (its finding is recorded there), or None when no pass looks at this access."""
+        it (its finding is recorded there), or None when no pass looks at this access.
+        ``align``: the alignment the instruction may assume (FunctionLowering.check_access)."""
         claimed = None
         for check in self.access_passes:
-            found = check.access(fl, ptr, addr, base, end, size, kind)
+            found = check.access(fl, ptr, addr, base, end, size, kind, align)
             if found is not None:
                 claimed = found if claimed is None else fl.builder.or_(claimed, found)
         if self.races is not None:
@@ -138,8 +151,7 @@ class CheckPasses:
             found = check.group_copy(self, b, ctx, ts, inst, spv_fn, sides)
             if found is not None:
                 claimed = found if claimed is None else b.or_(claimed, found)
-        if self.races is not None:
-            self.races.group_copy(b, ctx, ts, inst, spv_fn, sides, claimed)
+        # (The races check records the copy's accesses where the group waits for it: check_events.)
         return claimed
 
     def exchanged(self, fl, ptr, size: int, succeeded: ir.Value) -> None:
@@ -156,11 +168,6 @@ class CheckPasses:
         if self.barriers is not None:
             self.barriers.same_operands(kb, b, fn, ctx, ts, inst, in_slots, data, waiting, count, sizes)
 
-    def wait_events(self, fl) -> None:
-        """OpGroupWaitEvents, in a work-item: it waits for the group's async copies."""
-        if self.races is not None:
-            self.races.wait_events(fl)
-
     def report_group(self, b: ir.IRBuilder, ctx, ts, found, site: int, addr, base, end, size) -> None:
         """``report`` for a group operation (the work-item named is the group's first)."""
         zero = ir.Constant(I64, 0)
@@ -171,7 +178,8 @@ class CheckPasses:
     def rendezvous(self, kb, b, fn, ctx, ts, states, count, sizes, low, high, barriers) -> None:
         if self.barriers is not None:
             self.barriers.rendezvous(kb, b, fn, ctx, ts, states, count, sizes, low, high, barriers)
-        if self.races is not None:
+        self.events.rendezvous(kb, b, fn, ctx, ts, states, count, sizes, low, barriers)   # before races:
+        if self.races is not None:      # the copies it does belong to the interval the wait ends
             self.races.rendezvous(b, ctx, ts, low, barriers)
 
     # ----- recording --------------------------------------------------------------------------

@@ -4,13 +4,17 @@ A null pointer has the empty region at address 0: a ``None`` argument (a NULL bu
 OpenCL allows) binds (0, 0, 0), and a pointer made from the integer 0 finds no region and gets
 (0, 0). An access through a pointer whose region base is 0 (the null pointer, or one computed
 from it by an offset) is a "null dereference" finding, reported instead of the bounds fault it
-would otherwise be.
+would otherwise be, and skipped.
 
 An access is misaligned when its address is not a multiple of the alignment the instruction
-may assume: its ``Aligned`` memory operand when it has one, else the ABI alignment of the type
-loaded, stored or operated on atomically (OpenCL C requires every object to be aligned to its
-type, vectors to their size). Copies and the OpenCL.std vloadn/vstoren (which only need the
-element's alignment) are not tested.
+may assume, which the lowering passes with the access event (:func:`stated_alignment`): its
+``Aligned`` memory operand when it has one, else the ABI alignment of the type loaded or
+stored (OpenCL C requires every object to be aligned to its type, vectors to their size); an
+atomic's is its size. A misaligned load or store is reported and still performed, as Oclgrind
+does (with this check compiled in, the lowering emits loads and stores with no alignment
+promise: :func:`performs_misaligned`), so the outputs hold what the kernel did; a misaligned
+atomic is skipped (it cannot be done atomically). Copies and the OpenCL.std vloadn/vstoren
+(which only need the element's alignment) are not tested.
 """
 
 from __future__ import annotations
@@ -18,6 +22,34 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .check_passes import I64
+
+
+def enabled(fl) -> bool:
+    passes = fl.ml.check_passes
+    return passes is not None and "pointers" in passes.checks
+
+
+def stated_alignment(fl, t, explicit: int | None, pointer_id: int | None) -> int | None:
+    """The alignment a load or store of type ``t`` (None: a pointer) through ``pointer_id``
+    may assume, for the access event: its ``Aligned`` operand ``explicit``, else its type's
+    (nothing for a member of a packed struct); None when the pointers check is not compiled in
+    (nothing to test, and nothing to compute)."""
+    if not enabled(fl):
+        return None
+    if explicit:
+        return int(explicit)
+    if pointer_id is not None and _into_packed(fl.ml.module, pointer_id):
+        return 1          # a member of a packed struct: no alignment (unless Aligned says one)
+    return 8 if t is None or t.kind == "pointer" else fl.types.align(t)
+
+
+def performs_misaligned(fl, volatile: bool = False) -> bool:
+    """Whether a load or store is emitted with no alignment promise (align 1): with the pointers
+    check on, a misaligned one is reported and still performed, and LLVM must not be told it is
+    aligned (an aligned SSE move of a misaligned address faults). A volatile access keeps its
+    alignment: it is emitted as an atomic, which must be aligned."""
+    return not volatile and enabled(fl)
+
 
 class PointerCheck:
     def __init__(self, passes):
@@ -34,49 +66,18 @@ class PointerCheck:
             found = null if found is None else b.or_(found, null)
         return found
 
-    def access(self, fl, ptr, addr, base, end, size, kind: str):
+    def access(self, fl, ptr, addr, base, end, size, kind: str, align: int | None = None):
         b = fl.builder
         null = b.icmp_unsigned("==", base, ir.Constant(I64, 0))
         self.passes.report(fl, null, fl.site("null dereference"), addr, base, end, size, 0)
-        align = self._alignment(fl, kind)
-        if align <= 1:
+        if align is None and kind == "atomic" and isinstance(size, ir.Constant):
+            align = int(size.constant)     # an atomic object is aligned to its size
+        if align is None or align <= 1 or align & (align - 1) or kind not in ("load", "store", "atomic"):
             return null
         misaligned = b.icmp_unsigned("!=", b.and_(addr, ir.Constant(I64, align - 1)), ir.Constant(I64, 0))
         misaligned = b.and_(misaligned, b.not_(null))
         self.passes.report(fl, misaligned, fl.site("misaligned"), addr, base, end, size, align)
-        return b.or_(null, misaligned)
-
-    def _alignment(self, fl, kind: str) -> int:
-        """The alignment the current instruction's access needs (1: not tested)."""
-        inst = fl.current
-        if inst is None or kind not in ("load", "store", "atomic"):
-            return 1
-        from .ops_memory import memory_access
-
-        w, types, module = inst.words, fl.types, fl.ml.module
-        name = inst.opname
-        try:
-            if name == "OpLoad":
-                explicit = memory_access(w, 4)[1]
-                t = types[w[1]]
-                pointer = w[3]
-            elif name == "OpStore":
-                explicit = memory_access(w, 3)[1]
-                t = types[module.type_of(w[2]).result_id]
-                pointer = w[1]
-            elif name.startswith("OpAtomic") and name != "OpAtomicFlagClear" and name != "OpAtomicFlagTestAndSet":
-                explicit = None
-                t = types[w[1]] if name != "OpAtomicStore" else types[module.type_of(w[4]).result_id]
-                pointer = w[3] if name != "OpAtomicStore" else w[1]
-            else:
-                return 1
-            if explicit:
-                return int(explicit)
-            if _into_packed(module, pointer):
-                return 1          # a member of a packed struct: no alignment (unless Aligned says one)
-            return 8 if t.kind == "pointer" else int(types.align(t))
-        except Exception:   # noqa: BLE001 - a type without a size or alignment: nothing to test
-            return 1
+        return b.or_(null, misaligned) if kind == "atomic" else null
 
 
 _CHAINS = {"OpAccessChain", "OpInBoundsAccessChain", "OpPtrAccessChain", "OpInBoundsPtrAccessChain"}

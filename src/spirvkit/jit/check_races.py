@@ -11,22 +11,37 @@ launch cannot order its groups).
 Shadow memory. Every 4-byte granule of a checked buffer has one 64-bit record (so the shadow is
 twice the bytes it covers), the last access to it that matters:
 
-    bits  0-3   A   bytes of the granule the recorded work-item accessed in its interval
-    bits  4-7   W   ... wrote (plain or atomic)
-    bits  8-11  PA  ... accessed with a plain (non-atomic) access
-    bits 12-15  PW  ... wrote with a plain access
-    bits 16-19  SR  bytes plainly read, in the same interval, by other work-items (not kept)
-    bits 20-32      the interval (the thread's count of barriers, 13 bits)
-    bit  33         the access was the group's async copy, not a work-item's
-    bits 34-63      the work-item: group linear id * group size + local linear id (30 bits;
+    bits  0-3   PA  bytes of the granule the recorded work-item plainly (non-atomically)
+                    accessed in its interval
+    bits  4-7   PW  ... plainly wrote
+    bit   8     AA  it accessed the granule atomically (an atomic covers its whole granule:
+                    OpenCL's atomics are 4 or 8 bytes, aligned)
+    bit   9     AW  ... atomically wrote it
+    bits 10-13  SR  bytes plainly read, in the same interval, by other work-items (not kept);
+                    always bytes the recorded work-item accessed too
+    bit  14     SX  another work-item atomically wrote the granule in the same interval (the
+                    previous record's, when this one replaced it; not kept)
+    bits 15-18  GA  bytes the recorded work-item's group plainly accessed before this record
+                    (its other work-items, its earlier intervals): ordered for the group, not
+                    for the other groups of the launch
+    bits 19-22  GW  ... plainly wrote
+    bits 23-34      the interval (the thread's count of barriers, 12 bits)
+    bit  35         the access was the group's async copy, not a work-item's
+    bits 36-63      the work-item: group linear id * group size + local linear id (28 bits;
                     for a copy, the group's first work-item)
 
-A granule's record is 0 until first accessed (A is never empty in a real record). Byte masks
-keep neighbouring work-items' stores to different bytes of one word apart. An access compares
-itself with the record (a few masks, see ``_conflict``), reports a race, and stores the
-updated record. Records are read and written with single 64-bit atomic loads and stores:
-concurrent groups may lose each other's updates (a race then goes unreported), but every
-record always describes an access that really happened, which is what keeps false alarms out.
+A granule's record is 0 until first accessed (PA or AA is never empty in a real record). Byte
+masks keep neighbouring work-items' stores to different bytes of one word apart. An access
+compares itself with the record (a few masks, see ``_conflict``), reports a race, and stores the
+updated record. Work-items run one after another, so the record of a granule every work-item
+accesses ends up naming the last of them: SX keeps what the others did that a plain access of
+the last one races with (each does ``atomic_inc``, the last then reads the counter plainly), GA
+and GW what its group did before, that another group races with (one work-item initialises a
+counter plainly, a barrier, every work-item increments it atomically: the barrier orders the
+group's own atomics, not another group's). Records are read and written with single 64-bit
+atomic loads and stores: concurrent groups may lose each other's updates (a race then goes
+unreported), but every record always describes accesses that really happened, which is what
+keeps false alarms out.
 When two work-items access disjoint bytes of a granule, the later one's record replaces the
 earlier one: a race on those bytes may then be missed, never invented.
 
@@ -38,8 +53,8 @@ and interval, by another work-item, is concurrent; from the same group and an ea
 ordered by a barrier. Loop cuts (the rounds the executor adds itself, loop_cuts.py) order
 nothing: the work-items of a loop without a barrier run it turn by turn in lockstep, yet their
 turns are concurrent, so a round that stops at a cut does not advance the count. The count
-wraps at 13 bits, so a group that has run that many barrier rounds stops being checked within
-itself (until its next group) rather than risk comparing a record 8192 rounds old as current.
+wraps at 12 bits, so a group that has run that many barrier rounds stops being checked within
+itself (until its next group) rather than risk comparing a record 4096 rounds old as current.
 A kernel without barriers runs each group in one interval.
 
 Local memory is one block per worker thread, reused by its groups: a record left there by
@@ -48,11 +63,11 @@ from a pointer's region base to its shadow is a small open-addressing hash table
 fills it, runtime/race_shadow.py). Private memory is not checked (nobody else can see it),
 nor __constant (nobody can write it), nor an access another check stopped.
 
-Async work-group copies. The group's copy (collectives.py: done once, when every work-item has
-reached it) is recorded as an access of its own, by the group rather than by a work-item, in
-the interval that follows it: a work-item that reads the destination or writes the source
-before its wait_group_events (``wait_events``: the thread notes the last work-item that
-waited) races with it. A strided side
+Async work-group copies. The group's copy is done where the group waits for its event
+(check_events.py, as Oclgrind does) and recorded there (``group_copy``) as an access of its
+own, by the group rather than by a work-item, in the interval the wait ends (issuing a copy
+orders nothing: ``fences``; the wait is a barrier on both memories): a work-item that touches
+its memory between the barrier before the copy and the wait races with it. A strided side
 (async_work_group_strided_copy with a stride above 1) is not recorded: only whole spans are.
 
 Fences. Work-groups may still hand data to each other through global memory with fences and
@@ -62,8 +77,8 @@ whose code has a global-memory fence (OpMemoryBarrier, or an atomic with acquire
 ordering, on CrossWorkgroup memory) is checked for races within work-groups only: the races
 between groups it might have go unreported rather than its hand-overs being reported.
 
-Work-item ids are kept modulo 2**30, so in a launch of more work-items than that a race may be
-attributed to a work-item 2**30 ids away, or missed.
+Work-item ids are kept modulo 2**28, so in a launch of more work-items than that a race may be
+attributed to a work-item 2**28 ids away, or missed.
 """
 
 from __future__ import annotations
@@ -87,6 +102,8 @@ RACE_STATE = _layout([
     ("threads", 1),          # address of the thread blocks (THREAD_BLOCK words each)
     ("local_shadow", 1),     # address of the local-memory shadows, one per thread block
     ("local_stride", 1),     # bytes of one of them
+    ("local_limit", 1),      # bytes of a group's local memory they cover (the kernel's own: not
+                             # the uninitialized check's shadow that may follow them in the block)
 ])
 TABLE_ENTRY = _layout([("base", 1), ("end", 1), ("delta", 1)])   # shadow of addr: delta + (addr >> 2) * 8
 THREAD_BLOCK = _layout([
@@ -97,16 +114,16 @@ THREAD_BLOCK = _layout([
     ("group", 1),            # that group's linear id + 1
     ("saturated", 1),        # 1: the group has had too many rounds to compare intervals
     ("local_delta", 1),      # this thread's local-memory shadow, as a TABLE_ENTRY delta
-    ("waited", 1),           # 1 + the work-item that last waited for the group's async copies
-    ("pad", 1),              # a cache line per thread
+    ("local_limit", 1),      # RACE_STATE's local_limit (a cache line per thread)
 ])
 HASH_MULTIPLIER = 0x9E3779B97F4A7C15
 
-# The record's fields.
-A_SHIFT, W_SHIFT, PA_SHIFT, PW_SHIFT, SR_SHIFT = 0, 4, 8, 12, 16
-EPOCH_SHIFT, EPOCH_BITS = 20, 13
-COPY_SHIFT = 33
-ITEM_SHIFT, ITEM_BITS = 34, 30
+# The record's fields (see Shadow memory above).
+PA_SHIFT, PW_SHIFT, AA_SHIFT, AW_SHIFT, SR_SHIFT, SX_SHIFT, GA_SHIFT, GW_SHIFT = 0, 4, 8, 9, 10, 14, 15, 19
+EPOCH_SHIFT, EPOCH_BITS = 23, 12
+COPY_SHIFT = 35
+ITEM_SHIFT, ITEM_BITS = 36, 28
+OWN_FIELDS = 0x3FF               # PA, PW, AA, AW: what the recorded work-item itself did
 GRANULE = 4
 
 
@@ -159,15 +176,15 @@ class RaceCheck:
             same = b.icmp_unsigned("==", b.load(_word(b, words, THREAD_BLOCK["group"]), typ=I64), group)
             rounds = b.select(same, b.add(b.load(_word(b, words, THREAD_BLOCK["rounds"]), typ=I64), _c(1)), _c(1))
             b.store(group, _word(b, words, THREAD_BLOCK["group"]))
-            b.store(_c(0), _word(b, words, THREAD_BLOCK["waited"]))
             b.store(rounds, _word(b, words, THREAD_BLOCK["rounds"]))
             saturated = b.icmp_unsigned(">=", rounds, _c((1 << EPOCH_BITS) - 1))
             b.store(b.zext(saturated, I64), _word(b, words, THREAD_BLOCK["saturated"]))
 
-    def group_copy(self, b: ir.IRBuilder, ctx, ts, inst, spv_fn, sides, claimed) -> None:
+    def group_copy(self, b: ir.IRBuilder, ctx, ts, inst, spv_fn, sides, claimed, site=None) -> None:
         """An async work-group copy about to happen (unless ``claimed``): its destination is
-        written and its source read by the group. ``sides``: (addr, base, end, span) of each."""
-        site = _c(self.passes.ml.site(inst, "data race", spv_fn))
+        written and its source read by the group. ``sides``: (addr, base, end, span) of each;
+        ``site``: an i64, when the copy is done where the group waits for it (check_events.py)."""
+        site = _c(self.passes.ml.site(inst, "data race", spv_fn)) if site is None else site
         zero = _c(0)
         (_, _, _, dst_span), (_, _, _, src_span) = sides
         with b.if_then(b.not_(claimed)) if claimed is not None else contextlib.nullcontext():
@@ -175,15 +192,6 @@ class RaceCheck:
                 # A side longer than the other is strided: its span has gaps the copy skips.
                 whole = b.select(b.icmp_unsigned("<=", span, other_span), span, zero)
                 b.call(self._helper(write, False, copy=True), [ctx, ts, zero, zero, zero, site, addr, base, end, whole])
-
-    def wait_events(self, fl) -> None:
-        """OpGroupWaitEvents: this work-item's accesses after it are ordered after the group's
-        async copies (they are done when it passes, collectives.py)."""
-        b = fl.builder
-        block = self._thread_block(b, fl.ctx, fl.ts)
-        with b.if_then(b.icmp_unsigned("!=", block, _c(0))):
-            me, _, _ = _work_item(b, fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, _Fixed(self.passes.ml, b))
-            b.store(b.add(me, _c(1)), _word(b, b.inttoptr(block, PTR), THREAD_BLOCK["waited"]))
 
     def exchanged(self, fl, addr, base, end, size, succeeded) -> None:
         """After an atomic compare-exchange (on its in-bounds path): when it succeeded
@@ -289,6 +297,8 @@ class RaceCheck:
         local_base = b.load(_word(b, ts, THREAD["local_base"]), typ=I64)
         delta = b.sub(shadow, b.mul(b.lshr(local_base, _c(2)), _c(8)))
         b.store(delta, _word(b, b.inttoptr(block, PTR), THREAD_BLOCK["local_delta"]))
+        b.store(b.load(_word(b, state, RACE_STATE["local_limit"]), typ=I64),
+                _word(b, b.inttoptr(block, PTR), THREAD_BLOCK["local_limit"]))
         b.store(block, _word(b, ts, THREAD["check_races"]))
         b.ret(block)
         return fn
@@ -324,7 +334,8 @@ class RaceCheck:
         b.cbranch(is_local, local, lookup)
 
         b.position_at_end(local)
-        local_fits = b.icmp_unsigned("<=", b.add(local_offset, size), local_bytes)
+        local_limit = b.load(_word(b, words, THREAD_BLOCK["local_limit"]), typ=I64)
+        local_fits = b.icmp_unsigned("<=", b.add(local_offset, size), local_limit)
         local_delta = b.load(_word(b, words, THREAD_BLOCK["local_delta"]), typ=I64)
         found = fn.append_basic_block("found")
         b.cbranch(local_fits, found, leave)
@@ -389,11 +400,18 @@ class RaceCheck:
         slot = b.inttoptr(b.add(delta, b.shl(granule, _c(3))), PTR)
         record = b.load_atomic(slot, "monotonic", 8, typ=I64)
 
-        def field(shift):
-            return b.and_(b.lshr(record, _c(shift)), _c(0xF))
+        def field(shift, width=0xF):
+            return b.and_(b.lshr(record, _c(shift)), _c(width))
 
-        accessed, written, plain, plain_written, shared_read = (
-            field(s) for s in (A_SHIFT, W_SHIFT, PA_SHIFT, PW_SHIFT, SR_SHIFT))
+        def whole(shift):     # a one-bit field, as a mask of the granule's bytes
+            return b.mul(field(shift, 1), _c(0xF))
+
+        zero = _c(0)
+        plain, plain_written, shared_read, group_read, group_written = (
+            field(s) for s in (PA_SHIFT, PW_SHIFT, SR_SHIFT, GA_SHIFT, GW_SHIFT))
+        atomic_accessed, atomic_written, shared_atomic = (whole(s) for s in (AA_SHIFT, AW_SHIFT, SX_SHIFT))
+        accessed = b.or_(plain, atomic_accessed)
+        written = b.or_(plain_written, atomic_written)
         other = b.lshr(record, _c(ITEM_SHIFT))
         same_item = b.icmp_unsigned("==", b.lshr(record, _c(COPY_SHIFT)), who)
         same_group = b.icmp_unsigned("<", b.and_(b.sub(other, group_start), item_mask), items)
@@ -401,43 +419,58 @@ class RaceCheck:
                                                           _c((1 << EPOCH_BITS) - 1)), epoch),
                             b.not_(saturated))
         within = b.and_(same_group, same_epoch)
-        if not copy:   # the group's async copy is ordered before a work-item that waited for it
-            copied = b.icmp_unsigned("!=", b.and_(b.lshr(record, _c(COPY_SHIFT)), _c(1)), _c(0))
-            waited = b.icmp_unsigned("==", b.load(_word(b, words, THREAD_BLOCK["waited"]), typ=I64),
-                                     b.add(me, _c(1)))
-            within = b.and_(within, b.not_(b.and_(copied, waited)))
+        between = self.between_groups
         concurrent = b.and_(b.icmp_unsigned("!=", accessed, _c(0)),
-                            b.select(in_local, within, b.or_(b.not_(same_group), within)
-                                     if self.between_groups else within))
+                            b.select(in_local, within, b.or_(b.not_(same_group), within)) if between else within)
         by_other = b.and_(concurrent, b.not_(same_item))
         merge = b.and_(concurrent, same_item)
-        clash = b.and_(bytes_, _conflict(b, write, atomic, accessed, written, plain, plain_written, shared_read))
-        race_other = b.and_(by_other, b.icmp_unsigned("!=", clash, _c(0)))
-        # A write to bytes another work-item read in this interval (it is not named: only the
-        # recorded work-item is).
-        race_reader = ir.Constant(I1, 0)
-        if write:
-            race_reader = b.and_(merge, b.icmp_unsigned("!=", b.and_(bytes_, shared_read), _c(0)))
-        with b.if_then(b.or_(race_other, race_reader), likely=False):
-            detail = b.select(race_other, record, b.and_(record, _c(~0xF)))   # A = 0: not named
-            zero = _c(0)
+        # What this access conflicts with: the recorded work-item's own accesses (it is named),
+        # its group's earlier ones (another group's access: the group is named), other
+        # work-items' reads (a write: not named).
+        own = b.and_(bytes_, _conflict(b, write, atomic, accessed, written, plain, plain_written))
+        past = zero
+        if between:
+            earlier_read, earlier_written = (b.select(b.or_(same_group, in_local), zero, mask)
+                                             for mask in (group_read, group_written))
+            past = b.and_(bytes_, _conflict(b, write, atomic, earlier_read, earlier_written,
+                                            earlier_read, earlier_written))
+        readers = b.and_(bytes_, shared_read) if write else zero
+        race_other = b.and_(by_other, b.icmp_unsigned("!=", b.or_(b.or_(own, past), readers), zero))
+        # The recorded work-item's own access after other work-items' in its interval: a write
+        # of bytes they read, a plain access of a granule they wrote atomically.
+        race_reader = b.and_(merge, b.icmp_unsigned("!=", readers, zero))
+        race_atomic = ir.Constant(I1, 0)
+        if not atomic:
+            race_atomic = b.and_(merge, b.icmp_unsigned("!=", b.and_(bytes_, shared_atomic), zero))
+        with b.if_then(b.or_(race_other, b.or_(race_reader, race_atomic)), likely=False):
+            group_side = b.and_(record, _c(~(OWN_FIELDS | (0xF << SR_SHIFT) | (1 << SX_SHIFT)) & ((1 << 64) - 1)))
+            other_side = b.select(b.icmp_unsigned("!=", own, zero), record,
+                                  b.select(b.icmp_unsigned("!=", past, zero), group_side,
+                                           b.shl(readers, _c(SR_SHIFT))))
+            detail = b.select(race_other, other_side,
+                              b.select(race_reader, b.shl(readers, _c(SR_SHIFT)), _c(1 << SX_SHIFT)))
             b.call(self.passes.recorder(), [ctx, ts, lx, ly, lz, site, addr, base, end, size, detail,
                                             zero, zero, zero])
-        masks = bytes_
-        if write:
-            masks = b.or_(masks, b.shl(bytes_, _c(W_SHIFT)))
-        if not atomic:
-            masks = b.or_(masks, b.shl(bytes_, _c(PA_SHIFT)))
-            if write:
-                masks = b.or_(masks, b.shl(bytes_, _c(PW_SHIFT)))
+        if atomic:
+            masks = _c((1 << AA_SHIFT) | ((1 << AW_SHIFT) if write else 0))
+        else:
+            masks = b.or_(bytes_, b.shl(bytes_, _c(PW_SHIFT))) if write else bytes_
         mine = b.or_(identity, masks)
+        # A record replacing another: the other's atomic write when they were concurrent (SX);
+        # its group's plain accesses when it is the same group (GA, GW).
+        wrote_atomically = b.and_(by_other, b.icmp_unsigned("!=", atomic_written, zero))
+        mine = b.or_(mine, b.shl(b.zext(wrote_atomically, I64), _c(SX_SHIFT)))
+        if between:
+            history = b.or_(b.shl(b.or_(group_read, plain), _c(GA_SHIFT)),
+                            b.shl(b.or_(group_written, plain_written), _c(GW_SHIFT)))
+            mine = b.or_(mine, b.select(same_group, history, zero))
         updated = b.select(merge, b.or_(record, masks), mine)
         if not write:
-            # Another work-item's read of bytes the recorded one also read: keep that record (it
-            # names a work-item a later write would race with), noting the plain read in SR.
-            overlap = b.icmp_unsigned("!=", b.and_(bytes_, accessed), _c(0))
-            keep = b.and_(b.and_(by_other, b.not_(race_other)), overlap)
-            kept = record if atomic else b.or_(record, b.shl(bytes_, _c(SR_SHIFT)))
+            # Another work-item's read of bytes the recorded one also accessed: keep that record
+            # (it names a work-item a later write would race with), noting the plain read in SR.
+            overlap = b.and_(bytes_, accessed)
+            keep = b.and_(b.and_(by_other, b.not_(race_other)), b.icmp_unsigned("!=", overlap, zero))
+            kept = record if atomic else b.or_(record, b.shl(overlap, _c(SR_SHIFT)))
             updated = b.select(keep, kept, updated)
         with b.if_then(b.icmp_unsigned("!=", updated, record)):
             store_atomic(b, updated, slot, "monotonic", 8)
@@ -461,6 +494,8 @@ def fences(module, inst) -> int:
     """FENCE_* bits of the memory a barrier orders: what its semantics name (CLK_LOCAL_MEM_FENCE,
     CLK_GLOBAL_MEM_FENCE); both for a work-group function, a barrier naming neither memory, or
     semantics not known at compile time."""
+    if inst.opname == "OpGroupAsyncCopy":
+        return 0     # issuing a copy orders nothing: its wait does (check_events.py)
     if inst.opname != "OpControlBarrier" or len(inst.words) < 4:
         return FENCE_LOCAL | FENCE_GLOBAL
     value = module.definition(inst.words[3])
@@ -512,12 +547,10 @@ def publishes(module, functions) -> bool:
     return False
 
 
-def _conflict(b: ir.IRBuilder, write: bool, atomic: bool, accessed, written, plain, plain_written, shared_read):
+def _conflict(b: ir.IRBuilder, write: bool, atomic: bool, accessed, written, plain, plain_written):
     """The recorded bytes this access conflicts with: at least one side writes, not both atomic."""
-    if write and not atomic:
-        return b.or_(accessed, shared_read)
     if write:
-        return b.or_(plain, shared_read)
+        return accessed if not atomic else plain
     return plain_written if atomic else written
 
 

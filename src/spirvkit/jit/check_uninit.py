@@ -626,7 +626,7 @@ class UninitCheck:
             return bytes_
         return self.any(b, bytes_)
 
-    def access(self, fl, ptr, addr, base, end, size, kind: str):
+    def access(self, fl, ptr, addr, base, end, size, kind: str, align=None):
         """A checked load, store or atomic: moves shadows between memory and values."""
         inst = fl.current
         if inst is None:
@@ -740,6 +740,11 @@ class UninitCheck:
         memset = intrinsic(self.ml.llvm, "llvm.memset", ir.VoidType(), [PTR, I8, I64, I1], overloads=[PTR, I64])
         b.call(memset, [ptr.end, ir.Constant(I8, DEFINED if len(w) > 4 else 0), ir.Constant(I64, size),
                         ir.Constant(I1, 0)])
+        if len(w) <= 4:
+            # Its bytes start as 0, as Oclgrind's fresh memory does: a launch with this check
+            # reads the same (reported) value from an undefined byte every time, not stack garbage.
+            b.call(memset, [ptr.base if ptr.base is not None else ptr.addr, ir.Constant(I8, 0), ir.Constant(I64, size),
+                            ir.Constant(I1, 0)])
 
     def byval(self, builder, end, size: int) -> None:
         """A ByVal copy (function.py): defined, as the caller's value was passed."""

@@ -18,6 +18,7 @@ pipe reservations and commits (ops_pipe.py) are collectives too.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 from llvmlite import ir
@@ -43,8 +44,11 @@ SHUFFLES = ("OpGroupNonUniformShuffle", "OpGroupNonUniformShuffleXor", "OpGroupN
 NON_UNIFORM = ("OpGroupNonUniformElect", "OpGroupNonUniformAll", "OpGroupNonUniformAny",
                "OpGroupNonUniformAllEqual", "OpGroupNonUniformBroadcast", "OpGroupNonUniformBroadcastFirst",
                "OpGroupNonUniformBallot") + SHUFFLES
-COLLECTIVES = ("OpGroupAll", "OpGroupAny", "OpGroupBroadcast", "OpGroupAsyncCopy") + ARITHMETIC + NON_UNIFORM + \
-    PIPE_GROUP_OPS
+# wait_group_events is one too: the group's copies are waited for when every work-item has
+# reached the wait (the work-items that take no part in a divergent copy wait for it there, and
+# the checks compare what each work-item waits for: check_events.py).
+COLLECTIVES = ("OpGroupAll", "OpGroupAny", "OpGroupBroadcast", "OpGroupAsyncCopy", "OpGroupWaitEvents") + \
+    ARITHMETIC + NON_UNIFORM + PIPE_GROUP_OPS
 OP_CONTROL_BARRIER = OP.ControlBarrier
 REDUCE, INCLUSIVE, EXCLUSIVE = GROUP_OPERATION.Reduce, GROUP_OPERATION.InclusiveScan, GROUP_OPERATION.ExclusiveScan
 CLUSTERED_REDUCE = GROUP_OPERATION.ClusteredReduce
@@ -69,6 +73,23 @@ def is_sync(inst) -> bool:
     return inst.opcode == OP_CONTROL_BARRIER or inst.opcode in collective_opcodes()
 
 
+def without_waits(module):
+    """The module with its OpGroupWaitEvents turned into OpNop (``module`` itself when it has
+    none): a build without checks beyond bounds does every copy when the group reaches it, so a
+    wait has nothing to do, and is then no synchronisation point, which would cost the kernel a
+    round of its work-item loops (checked builds keep it: check_events.py)."""
+    from ..spirv.binary import Instruction
+    from ..spirv.module import Module
+
+    wait = OP.GroupWaitEvents
+    if not any(inst.opcode == wait for inst in module.instructions):
+        return module
+    out = [Instruction(OP.Nop, [(1 << 16) | OP.Nop], (), offset=inst.offset) if inst.opcode == wait else inst
+           for inst in module.instructions]
+    return Module(out, version=module.version, generator=module.generator, bound=module.bound,
+                  schema=module.schema, endian=module.endian)
+
+
 @handles(*COLLECTIVES)
 def lower_collective_outside_regions(fl: FunctionLowering, inst) -> None:
     # Calls that reach a collective are inlined into the kernel (inline_sync.py), which runs
@@ -76,17 +97,11 @@ def lower_collective_outside_regions(fl: FunctionLowering, inst) -> None:
     raise NotSupportedError(f"{inst.opname} (word {inst.offset}) outside a kernel's call tree")
 
 
-@handles("OpGroupWaitEvents")
-def lower_wait_events(fl: FunctionLowering, inst) -> None:
-    # An async copy is complete when the group passes it (see compute), so there is nothing
-    # to wait for (but the races check notes the work-item's wait).
-    if fl.ml.check_passes is not None:
-        fl.ml.check_passes.wait_events(fl)
-
-
-def operands(inst) -> list[int]:
+def operands(inst, ml=None) -> list[int]:
     """The value operands a work-item contributes: [predicate] / [value, local id] / [X] /
-    [destination, source, count, stride]."""
+    [destination, source, count, stride, event] / [number of events, events list]. A copy's
+    event only in a build with checks beyond bounds (``ml``'s; only they follow events): the
+    others do not keep a slot per work-item for it."""
     w = inst.words
     if inst.opname in ARITHMETIC:
         return [w[5]]
@@ -98,14 +113,17 @@ def operands(inst) -> list[int]:
     if inst.opname == "OpGroupNonUniformElect":
         return []
     if inst.opname == "OpGroupAsyncCopy":
-        return [w[4], w[5], w[6], w[7]]
+        return [w[4], w[5], w[6], w[7]] + ([w[8]] if ml is None or ml.check_passes is not None else [])
+    if inst.opname == "OpGroupWaitEvents":
+        return [w[2], w[3]]
     return [w[4]]
 
 
 def scope_id(inst) -> int:
     """The execution scope operand (the first after the result, or the first of all for a
     group commit, which has no result)."""
-    return inst.words[1] if inst.opname in ("OpGroupCommitReadPipe", "OpGroupCommitWritePipe") else inst.words[3]
+    no_result = ("OpGroupCommitReadPipe", "OpGroupCommitWritePipe", "OpGroupWaitEvents")
+    return inst.words[1] if inst.opname in no_result else inst.words[3]
 
 
 def _scope_ok(fl: FunctionLowering, inst) -> None:
@@ -235,8 +253,13 @@ def compute(kb, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots: list,
 
     if opname == "OpGroupAsyncCopy":
         if ml.check_passes is not None:   # the barriers check: the same operands in every work-item
-            ml.check_passes.same_operands(kb, b, fn, ctx, ts, inst, in_slots, data, waiting, count, sizes)
+            ml.check_passes.same_operands(kb, b, fn, ctx, ts, inst, in_slots[:4], data, waiting, count, sizes)
         _async_copy(ml, kb.spv_fn, b, fn, ctx, ts, inst, in_slots, out_slot, data, waiting, count)
+        return
+    if opname == "OpGroupWaitEvents":
+        # Nothing to compute: without checks every copy was done when the group reached it;
+        # with them, the group's part of the wait (the copies it waits for, the checks) is done
+        # at the rendezvous before this region (check_events.py).
         return
     # Accumulators at the function's entry: this code runs once per region pass and sub-group.
     entry = ir.IRBuilder(fn.entry_basic_block)
@@ -486,10 +509,13 @@ def first_waiting(b: ir.IRBuilder, fn: ir.Function, count, waiting) -> tuple[ir.
 
 def _async_copy(ml, spv_fn, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_slots, out_slot, data, waiting,
                 count) -> None:
-    """OpGroupAsyncCopy, done at once by the group (the operands are the same in every
-    work-item: the first waiting one's are used). The stride applies to the side that is not
-    Workgroup memory. Checked builds test both ranges first; a range outside its buffer raises
-    the fault flag (report builds record where) and copies nothing."""
+    """OpGroupAsyncCopy, for the group (the operands are the same in every work-item: the first
+    waiting one's are used). The stride applies to the side that is not Workgroup memory.
+    Checked builds test both ranges first: a range outside its buffer raises the fault flag
+    (report builds record where) and only the elements inside both buffers are copied (as
+    Oclgrind does); a copy another check found (a null or read-only target) is not done.
+    Without checks beyond bounds the copy is done here, when the group reaches it; with them
+    the events check keeps it until the group waits for its event (check_events.py)."""
     from .abi import THREAD
 
     first, _ = first_waiting(b, fn, count, waiting)
@@ -499,25 +525,23 @@ def _async_copy(ml, spv_fn, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_
     n = b.zext(n, I64) if n.type.width < 64 else n
     stride = b.zext(stride, I64) if stride.type.width < 64 else stride
     dst_type = ml.types[ml.module.definition(inst.words[4]).words[1]]
-    esize = ml.types.size(dst_type.elem)
-    dst_strided = dst_type.storage != "Workgroup"
-    elem_bytes = ir.Constant(I64, esize)
+    copy = GroupCopy(dst_parts[0], src_parts[0], n, stride, ir.Constant(I64, ml.types.size(dst_type.elem)),
+                     ir.Constant(I1, dst_type.storage != "Workgroup"))
+    whole, claimed, sides = ir.Constant(I1, 1), None, None
     if ml.checked:
         # Bytes each side spans: count elements, or (count - 1) * stride + 1 on the strided side.
         span_strided = b.select(b.icmp_unsigned("==", n, ir.Constant(I64, 0)), ir.Constant(I64, 0),
                                 b.mul(b.add(b.mul(b.sub(n, ir.Constant(I64, 1)), stride), ir.Constant(I64, 1)),
-                                      elem_bytes))
-        span_plain = b.mul(n, elem_bytes)
-        sides = ((dst_parts, span_strided if dst_strided else span_plain, "write"),
-                 (src_parts, span_plain if dst_strided else span_strided, "read"))
-        claimed = None   # checks beyond bounds (check_passes.py): a finding skips the copy, no fault
-        if ml.check_passes is not None:
-            claimed = ml.check_passes.group_copy(b, ctx, ts, inst, spv_fn, [
-                (*(b.ptrtoint(p, I64) for p in parts), span) for parts, span, _ in sides])
-        ok = ir.Constant(I1, 1)
-        for parts, span, kind in sides:
-            addr, base, end = (b.ptrtoint(p, I64) for p in parts)
-            inside = b.and_(b.icmp_unsigned(">=", addr, base),
+                                      copy.esize))
+        span_plain = b.mul(n, copy.esize)
+        dst_strided = copy.dst_strided.constant
+        sides = [(*(b.ptrtoint(p, I64) for p in parts), span)
+                 for parts, span in ((dst_parts, span_strided if dst_strided else span_plain),
+                                     (src_parts, span_plain if dst_strided else span_strided))]
+        if ml.check_passes is not None:   # checks beyond bounds: a finding skips the copy, no fault
+            claimed = ml.check_passes.group_copy(b, ctx, ts, inst, spv_fn, sides)
+        for (addr, base, end, span), kind in zip(sides, ("write", "read")):
+            inside = b.and_(b.and_(b.icmp_unsigned(">=", addr, base), b.icmp_unsigned("<=", addr, end)),
                             b.icmp_unsigned("<=", span, b.sub(end, addr)))
             inside = b.or_(inside, b.icmp_unsigned("==", n, ir.Constant(I64, 0)))
             if claimed is not None:
@@ -529,22 +553,71 @@ def _async_copy(ml, spv_fn, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_
                     zero = ir.Constant(I64, 0)
                     b.call(ml.runtime("fault"), [ctx, ts, zero, zero, zero,
                                                  ir.Constant(I64, ml.site(inst, kind, spv_fn)), addr, base, end, span])
-            ok = b.and_(ok, inside)
-        go = ok if claimed is None else b.and_(ok, b.not_(claimed))
+            whole = b.and_(whole, inside)
+    events = ml.check_passes.events if ml.check_passes is not None else None
+    if events is not None:
+        event_in = b.load(data.at(in_slots[4][0], first), typ=in_slots[4][0].llvm)
+        event = events.copy(b, fn, ctx, ts, inst, spv_fn, copy, sides, whole, claimed, event_in)
     else:
-        go = ir.Constant(I1, 1)
-    with b.if_then(go):
-        dst, src = dst_parts[0], src_parts[0]
-        with CountedLoop(b, fn, n, "acopy") as i:
-            far = b.mul(i, stride)
-            d = b.gep(dst, [b.mul(far if dst_strided else i, elem_bytes)], source_etype=I8)
-            s = b.gep(src, [b.mul(i if dst_strided else far, elem_bytes)], source_etype=I8)
-            b.call(ml.llvm.declare_intrinsic("llvm.memcpy", [PTR, PTR, I64]),
-                   [d, s, elem_bytes, ir.Constant(I1, 0)])
-    if out_slot is not None:    # the event: nothing to wait for
+        with b.if_then(b.not_(claimed)) if claimed is not None else _nothing():
+            copy.perform(ml, b, fn, whole, [s[1:3] for s in sides] if sides else None)
+        event = ir.Constant(PTR, None)   # nothing to wait for
+    if out_slot is not None:
         with CountedLoop(b, fn, count, "events") as i:
             with b.if_then(waiting(i)):
-                b.store(ir.Constant(out_slot.llvm, None), data.at(out_slot, i))
+                b.store(event, data.at(out_slot, i))
+
+
+class GroupCopy:
+    """What an async copy moves: ``n`` elements of ``esize`` bytes (i64s) from ``src`` to ``dst``
+    (pointers), every ``stride``-th element on the strided side (``dst_strided``, an i1: the
+    destination is not Workgroup memory)."""
+
+    def __init__(self, dst, src, n, stride, esize, dst_strided):
+        self.dst, self.src, self.n, self.stride, self.esize, self.dst_strided = dst, src, n, stride, esize, dst_strided
+
+    def perform(self, ml, b: ir.IRBuilder, fn: ir.Function, whole, bounds) -> None:
+        """Copies the elements. ``whole`` (i1): both ranges lie inside their buffers (the plain
+        loop); else, with ``bounds`` ((base, end) of the destination, of the source, i64s), only
+        the elements inside both are copied."""
+        def loop(name, clamp):
+            with CountedLoop(b, fn, self.n, name) as i:
+                far = b.mul(i, self.stride)
+                d = b.gep(self.dst, [b.mul(b.select(self.dst_strided, far, i), self.esize)], source_etype=I8)
+                s = b.gep(self.src, [b.mul(b.select(self.dst_strided, i, far), self.esize)], source_etype=I8)
+                with b.if_then(clamp(d, s)) if clamp is not None else _nothing():
+                    b.call(ml.llvm.declare_intrinsic("llvm.memcpy", [PTR, PTR, I64]),
+                           [d, s, self.esize, ir.Constant(I1, 0)])
+
+        def plain():
+            # Both sides contiguous (every async_work_group_copy; a strided copy of stride 1):
+            # one memcpy of the whole range, else element by element.
+            with b.if_else(b.icmp_unsigned("==", self.stride, ir.Constant(I64, 1))) as (contiguous, strided):
+                with contiguous:
+                    b.call(ml.llvm.declare_intrinsic("llvm.memcpy", [PTR, PTR, I64]),
+                           [self.dst, self.src, b.mul(self.n, self.esize), ir.Constant(I1, 0)])
+                with strided:
+                    loop("acopy", None)
+
+        if bounds is None:
+            plain()
+            return
+
+        def inside(p, base_end):
+            at = b.ptrtoint(p, I64)
+            base, end = base_end
+            return b.and_(b.and_(b.icmp_unsigned(">=", at, base), b.icmp_unsigned("<=", at, end)),
+                          b.icmp_unsigned("<=", self.esize, b.sub(end, at)))
+
+        with b.if_else(whole) as (inside_both, clamped):
+            with inside_both:
+                plain()
+            with clamped:
+                loop("acopy.part", lambda d, s: b.and_(inside(d, bounds[0]), inside(s, bounds[1])))
+
+
+def _nothing():
+    return contextlib.nullcontext()
 
 
 # ----- the ballot's bit operations: each work-item on its own uint4 ---------------------------

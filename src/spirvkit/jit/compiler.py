@@ -81,6 +81,10 @@ def lower_kernel(module: Module, name: str, checked: bool, spec_values: dict | N
     # Synchronisation in called functions: those calls are inlined first (see inline_sync); in
     # checked mode, so are calls that may read pointers kept in a caller's private struct or
     # block literal, whose bounds only the caller's body knows (private_shadows).
+    if not checks - {"bounds"}:   # a wait synchronises only for the checks (collectives.without_waits)
+        from .collectives import without_waits
+
+        module = without_waits(module)
     inlined = functions_with_barriers(module) | (calls_to_inline(module) if checked else set())
     if "uninitialized" in checks:   # values keep their shadows through calls (check_uninit.py)
         from .check_uninit import functions_to_inline

@@ -279,11 +279,14 @@ class FunctionLowering:
     def site(self, kind: str) -> int:
         return self.ml.site(self.current, kind, self.spv_fn)
 
-    def check_access(self, ptr: Ptr, size: ir.Value | int, kind: str, pointer_id: int | None = None) -> None:
+    def check_access(self, ptr: Ptr, size: ir.Value | int, kind: str, pointer_id: int | None = None,
+                     align: int | None = None) -> None:
         """Branches to the fault path unless [addr, addr+size) lies in ptr's region. After the
         call the builder is on the in-bounds path; the caller emits the access there and must
         call :meth:`join_access` to merge with the faulted path. ``pointer_id``: the SPIR-V
-        pointer, when the access is a plain load or store through it (see access_guard)."""
+        pointer, when the access is a plain load or store through it (see access_guard).
+        ``align``: the alignment the instruction may assume, which the pointers check tests
+        (check_pointers.stated_alignment; None: an atomic's is its size, others have none)."""
         if isinstance(ptr, BuiltinPtr):   # (BuiltIn inputs are values, read with OpLoad, not memory)
             raise NotSupportedError(f"the BuiltIn variable {ptr.builtin} used as memory ({kind})")
         b = self.builder
@@ -300,10 +303,15 @@ class FunctionLowering:
         length = b.sub(end, base)
         fits = b.icmp_unsigned(">=", length, size)
         ok = b.and_(b.icmp_unsigned("<=", offset, b.sub(length, size)), fits)
-        if self.guard is not None and pointer_id is not None and self.guard.cover(pointer_id, size.constant):
+        provable = True
+        narrow = getattr(ptr, "narrow", None)    # made by indexing an array: its own bounds too
+        if narrow is not None:                   # (jit/array_bounds.py)
+            ok, provable = narrow(self, addr, size, kind, ok)
+        if provable and self.guard is not None and pointer_id is not None and \
+                self.guard.cover(pointer_id, size.constant):
             ok = b.or_(ok, self.safe)   # the row guard proved it: no test in the guarded loop
         passes = self.ml.check_passes   # checks beyond bounds (jit/check_passes.py): a finding
-        claimed = passes.access(self, ptr, addr, base, end, size, kind) if passes is not None else None
+        claimed = passes.access(self, ptr, addr, base, end, size, kind, align) if passes is not None else None
         if claimed is not None:         # skips the access and is not a bounds fault
             ok = b.and_(ok, b.not_(claimed))
         ok_block = self.fn.append_basic_block("in_bounds")

@@ -10,10 +10,11 @@ from __future__ import annotations
 from llvmlite import ir
 
 from ..errors import NotSupportedError
-from . import builtins, private_shadows
+from . import array_bounds, builtins, private_shadows
 from .function import I32, I64, PTR, BuiltinPtr, FunctionLowering, Ptr, handles
 from .intrinsics import intrinsic, opaque_alloca, store_atomic
 from .check_uninit import doubled   # (private variables carry their shadow when it is on)
+from .check_pointers import performs_misaligned, stated_alignment
 
 _VOLATILE, _ALIGNED = 0x1, 0x2
 
@@ -122,6 +123,8 @@ def _volatile_vector_int(llvm_t, size: int):
 
 
 def _emit_load(fl: FunctionLowering, ptr: Ptr, llvm_t, size: int, align: int, volatile: bool):
+    if performs_misaligned(fl, volatile):   # the pointers check lets a misaligned load happen
+        align = 1
     # A volatile load must happen exactly as written: a relaxed atomic load gives that (llvmlite
     # cannot spell 'load volatile').
     if volatile and size in (1, 2, 4, 8) and align >= size:
@@ -139,7 +142,7 @@ def load(fl: FunctionLowering, ptr: Ptr, t, align=None, volatile=False, shadow=N
     llvm_t = PTR if t.kind == "pointer" else t.llvm
     size = fl.types.size(t)
     if fl.checked:
-        fl.check_access(ptr, size, "load", pointer_id)
+        fl.check_access(ptr, size, "load", pointer_id, stated_alignment(fl, t, align, pointer_id))
         value = fl.join_access(_emit_load(fl, ptr, llvm_t, size, _alignment(fl, t, align), volatile))
     else:
         value = _emit_load(fl, ptr, llvm_t, size, _alignment(fl, t, align), volatile)
@@ -204,10 +207,13 @@ def store(fl: FunctionLowering, ptr: Ptr, value, t, align=None, volatile=False, 
         raw, size, natural = value.addr, 8, 8
     else:
         raw, size, natural = value, fl.types.size(t), _alignment(fl, t, None)
+    stated = stated_alignment(fl, None if isinstance(value, Ptr) else t, align, pointer_id)
     align = _alignment(fl, t, align) if align and not isinstance(value, Ptr) else \
         (min(align, MAX_ASSUMED_ALIGNMENT) if align else None)
     if fl.checked:
-        fl.check_access(ptr, size, "store", pointer_id)
+        fl.check_access(ptr, size, "store", pointer_id, stated)
+    if performs_misaligned(fl, volatile):   # the pointers check lets a misaligned store happen
+        align = natural = 1
     if volatile and size in (1, 2, 4, 8) and (align or natural) >= size:
         as_int = _volatile_vector_int(raw.type, size)
         store_atomic(b, raw if as_int is None else b.bitcast(raw, as_int), ptr.addr, "monotonic",
@@ -297,7 +303,7 @@ def lower_access_chain(fl: FunctionLowering, inst) -> None:
     # wrong promise must still reach the check, so no inbounds there.
     inbounds = inst.opname.startswith("OpInBounds") and not fl.checked
     addr = fl.builder.gep(base.addr, gep_indices, inbounds=inbounds, source_etype=pointee.llvm)
-    fl.set(w[2], base.moved(addr))
+    fl.set(w[2], array_bounds.derive(fl, inst, base, pointee, gep_indices, addr))   # (an array's own bounds)
 
 
 @handles("OpCopyMemory", "OpCopyMemorySized")

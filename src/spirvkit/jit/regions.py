@@ -148,7 +148,7 @@ def record_layout(ml, fn: Function, uniform_inductions: set[int] = frozenset()) 
         for inst in block.instructions:
             if is_collective(inst):
                 slots = []
-                for value_id in collective_operands(inst):
+                for value_id in collective_operands(inst, ml):
                     t = ml.types[ml.module.definition(value_id).words[1]]
                     if t.kind == "pointer":     # address (and base, end when checking)
                         slots.append([layout.add(PTR, 8) for _ in range(3 if ml.checked else 1)])

@@ -80,6 +80,49 @@ def _uninit_marked(value) -> bool:
         and value._uninit_shadow.ctypes.data == value.ctypes.data + value.nbytes
 
 
+class DeclaredAccess:
+    """A buffer argument with the access the host declares for one launch: made by
+    :func:`read_only` or :func:`write_only` (the ``CL_MEM_READ_ONLY`` / ``CL_MEM_WRITE_ONLY`` of
+    OpenCL's buffers). The kernel works on ``array`` itself (zero-copy: results land in it)."""
+
+    __slots__ = ("array", "access")
+
+    def __init__(self, array, access: str):
+        if isinstance(array, DeclaredAccess):
+            raise KernelArgumentError(f"{access}(): the buffer is already declared {array.access}")
+        if not isinstance(array, np.ndarray):
+            raise KernelArgumentError(f"{access}() takes the numpy array of a __global or __constant pointer "
+                                      f"argument, not {type(array).__name__}")
+        if access == "write_only" and not array.flags.writeable:
+            raise KernelArgumentError("write_only(): the array is read-only (flags.writeable is False), so the "
+                                      "kernel could not write it")
+        self.array = array
+        self.access = access
+
+    def __repr__(self):
+        return f"spirvkit.{self.access}(<{self.array.dtype} array of shape {self.array.shape}>)"
+
+
+def read_only(array: np.ndarray) -> DeclaredAccess:
+    """Declares a buffer argument read-only for a launch: the access check (on for a launch
+    given one, unless ``unchecked=True``) reports every write to it and does not perform it.
+    A read-only numpy array (``flags.writeable == False``) is read-only without this."""
+    return DeclaredAccess(array, "read_only")
+
+
+def write_only(array: np.ndarray) -> DeclaredAccess:
+    """Declares a buffer argument write-only for a launch: the access check (on for a launch
+    given one, unless ``unchecked=True``) reports every read of it (the read is still done, as
+    Oclgrind does)."""
+    return DeclaredAccess(array, "write_only")
+
+
+def declares_access(value) -> bool:
+    """Whether a launch argument declares the access check's business: a buffer declared
+    read-only or write-only, or a read-only numpy array."""
+    return isinstance(value, DeclaredAccess) or (isinstance(value, np.ndarray) and not value.flags.writeable)
+
+
 @dataclass
 class BoundArgs:
     block: np.ndarray                    # the argument block (bytes)
@@ -97,6 +140,8 @@ class BoundArgs:
     # by a launch with that check (0: none yet).
     uninit: list[tuple[int, int]] = field(default_factory=list)
     local_shadow: int = 0
+    # (parameter index, region base) of the buffers declared write_only() (also in buffers).
+    write_only: list[tuple[int, int]] = field(default_factory=list)
 
 
 def scalar_dtype(t: SpvType):
@@ -122,20 +167,29 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
     words = block.view(np.uint64)
     regions, local_args, keep = [], [], []
     constant_bytes = 0
-    read_only, buffers, uninit = [], [], []
+    read_only, buffers, uninit, write_only_ = [], [], [], []
     local_at = static_local
     for slot, value in zip(slots, args):
         t = types[slot.type_id]
         where = describe(slot)
+        declared = None
+        if isinstance(value, DeclaredAccess):
+            if slot.kind != "buffer":
+                raise KernelArgumentError(f"{where} is not a __global or __constant pointer: {value.access}() "
+                                          f"declares the access of buffer arguments only")
+            declared, value = value.access, value.array
         if slot.kind == "buffer" and value is None and slot.storage in _NULL_OK:
             words[slot.offset // 8: slot.offset // 8 + 3] = (0, 0, 0)   # a NULL buffer: no region
         elif slot.kind == "buffer":
             array = _buffer(value, slot, t, where, read_only_ok or slot.index in no_write)
             base = array.ctypes.data
-            if slot.storage == "UniformConstant" or not array.flags.writeable or slot.index in no_write:
+            if slot.storage == "UniformConstant" or not array.flags.writeable or slot.index in no_write \
+                    or declared == "read_only":
                 read_only.append((slot.index, base))
             else:
                 buffers.append((slot.index, base))
+            if declared == "write_only":
+                write_only_.append((slot.index, base))
             if _uninit_marked(array):
                 uninit.append((slot.index, base))
             end = base + array.nbytes
@@ -173,7 +227,7 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
             data = _value_bytes(value, t, where, types)
             block[slot.offset: slot.offset + len(data)] = np.frombuffer(data, np.uint8)
     return BoundArgs(block, regions, local_args, (local_at + 63) // 64 * 64, keep, constant_bytes, read_only,
-                     buffers, uninit)
+                     buffers, uninit, write_only=write_only_)
 
 
 # Pointer parameters that take None: a NULL buffer, as clSetKernelArg allows for them.

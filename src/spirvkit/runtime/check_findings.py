@@ -17,8 +17,7 @@ import numpy as np
 from ..errors import KernelArgumentError, NotSupportedError
 from ..jit.abi import CONTEXT, THREAD
 from ..jit.check_passes import (CHECK_NAMES, CHECK_STATE, FINDING, IMPLEMENTED, NOT_READ_ONLY, mode_checks)
-from ..jit.check_races import COPY_SHIFT, PA_SHIFT, PW_SHIFT, W_SHIFT
-from .race_shadow import RaceShadow, other_work_item
+from .race_shadow import RaceShadow, other_side, other_work_item
 
 _SPACE_NAMES = {"CrossWorkgroup": "global", "UniformConstant": "constant", "Workgroup": "local", "Generic": "generic"}
 # A site's kind -> (the check that reports it, what it found).
@@ -26,6 +25,7 @@ _SITE_KINDS = {
     "null dereference": ("pointers", "null dereference"),
     "misaligned": ("pointers", "misaligned access"),
     "read-only write": ("access", "write to read-only memory"),
+    "write-only read": ("access", "read from write-only memory"),
     "barrier": ("barriers", "barrier divergence"),
     "barrier arguments": ("barriers", "barrier divergence"),
     "uninitialized branch": ("uninitialized", "uninitialized value used in a branch"),
@@ -34,6 +34,8 @@ _SITE_KINDS = {
     "uninitialized store": ("uninitialized", "uninitialized value stored to global memory"),
     "uninitialized argument": ("uninitialized", "uninitialized value passed to printf"),
     "data race": ("races", "data race"),
+    "unwaited event": ("events", "async copy never waited for"),
+    "invalid event": ("events", "wait for an invalid event"),
 }
 
 
@@ -139,9 +141,15 @@ class CheckState:
         self.words[CHECK_STATE["findings"]] = self.findings.ctypes.data
         self.words[CHECK_STATE["capacity"]] = len(self.sites)
         self.words[CHECK_STATE["read_only"]] = self.read_only.ctypes.data
+        self.write_only = np.full(max(len(compiled.slots), 1), NOT_READ_ONLY, np.int64)
+        for index, base in bound.write_only:
+            self.write_only[index] = base
+        # (0 when nothing is write-only: the access check then skips its tests of reads)
+        self.words[CHECK_STATE["write_only"]] = self.write_only.ctypes.data if bound.write_only else 0
         if "uninitialized" in mode_checks(compiled.mode)[1]:   # (first: it doubles the local block)
             self._uninitialized(compiled, bound)
-        self.races = RaceShadow(bound.local_bytes) if "races" in mode_checks(compiled.mode)[1] else None
+        self.races = (RaceShadow(bound.local_bytes - bound.local_shadow)   # (not the uninitialized shadow)
+                      if "races" in mode_checks(compiled.mode)[1] else None)
         self.sizes = None
 
     def _uninitialized(self, compiled, bound) -> None:
@@ -224,6 +232,9 @@ def _finding(name: str, sites, record, site, bound, regions, scratch, compiled, 
         return Finding(message=f"work-item {gid} waits at this {what_here} while {elsewhere}: not every "
                                f"work-item of the group reaches it the same number of times",
                        other_global_id=other, **common)
+    if kind == "events":
+        from ..jit.check_events import MESSAGES
+        return Finding(message=MESSAGES[site.kind], **common)
     if what == "null dereference":
         verb = _verb(site.kind, site.opname)
         return Finding(message=f"{verb} of {size} byte(s) through a NULL pointer (address {addr:#x})",
@@ -238,7 +249,11 @@ def _finding(name: str, sites, record, site, bound, regions, scratch, compiled, 
     if what == "misaligned access":
         align = _word(record, "detail")
         message = (f"{verb} of {size} byte(s) at address {addr:#x} (byte offset {offset} of {argument}), "
-                   f"which is not aligned to the {align} bytes its type needs")
+                   f"which is not aligned to the {align} bytes its type needs"
+                   + ("; it was not done" if site.opname.startswith("OpAtomic") else "; it was done, unaligned"))
+    elif site.kind == "write-only read":
+        message = (f"{verb} of {size} byte(s) at byte offset {offset} of {argument}, which the host declared "
+                   f"write-only (the read was done)")
     else:
         message = f"{verb} of {size} byte(s) at byte offset {offset} of {argument}, which the kernel may not write"
     return Finding(message=message, space=space, argument=argument, offset=offset, size=size, **common)
@@ -249,33 +264,13 @@ def _race(record, verb: str, size: int, offset: int, argument: str, space, sizes
     other_record = int(np.uint64(record[FINDING["detail"]]))
     other = other_work_item(other_record, sizes) if sizes else None
     gid = common["global_id"]
-    if other is None:
-        them, how = "a read by another work-item (its id was not kept)", "with nothing ordering them"
-    else:
-        same_group = all(o // n == g // n for o, g, n in zip(_zero_based(other, sizes), _zero_based(gid, sizes),
-                                                            sizes["local"]))
-        if other_record >> COPY_SHIFT & 1:   # the recorded side is a group's async copy
-            them = f"the async work-group copy ({_recorded_access(other_record)}) of the work-group of {other}"
-            how = "before its event was waited for" if same_group else "in another work-group"
-            other = None
-        else:
-            them = f"{_recorded_access(other_record)} by work-item {other}"
-            how = ("in the same work-group with no barrier between them" if same_group
-                   else "in another work-group (nothing orders work-groups within a launch)")
+    same_group = other is not None and all(
+        o // n == g // n for o, g, n in zip(_zero_based(other, sizes), _zero_based(gid, sizes), sizes["local"]))
+    them, how, other = other_side(other_record, other, same_group, sizes)
     message = (f"{verb} of {size} byte(s) at byte offset {offset} of {argument} conflicts with {them}, "
                f"{how}")
     return Finding(message=message, space=space, argument=argument, offset=offset, size=size,
                    other_global_id=other, **common)
-
-
-def _recorded_access(record: int) -> str:
-    """What the recorded side of a race did to the granule, in words."""
-    wrote, plain, plain_wrote = ((record >> shift) & 0xF for shift in (W_SHIFT, PA_SHIFT, PW_SHIFT))
-    if plain_wrote:
-        return "a write"
-    if wrote:
-        return "an atomic write and a read" if plain else "an atomic write"
-    return "a read" if plain else "an atomic read"
 
 
 def _zero_based(gid, sizes):

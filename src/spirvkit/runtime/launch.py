@@ -262,6 +262,9 @@ def _fault(ctx: np.ndarray, kernel: LoadedKernel, bound: BoundArgs, regions, scr
         detail = f"through a pointer that points into no buffer (address {addr:#x})"
     else:
         detail = f"of {size} byte(s) at byte offset {offset} of {buffer} ({end - base} bytes)"
+        # Inside the buffer: an access chain's array index was out of range (jit/array_bounds.py).
+        if base <= addr and addr + size <= end:
+            detail += ", outside the array it indexes (an array index out of range)"
     where = f"{site.opname} at word {site.word_offset} in function {site.function}"
     if site.line:
         where = f"{site.line}: {where}"

@@ -16,7 +16,8 @@ import ctypes
 import numpy as np
 
 from ..jit.abi import CONTEXT
-from ..jit.check_races import (GRANULE, ITEM_BITS, ITEM_SHIFT, RACE_STATE, TABLE_ENTRY, THREAD_BLOCK,
+from ..jit.check_races import (AW_SHIFT, COPY_SHIFT, GA_SHIFT, GRANULE, GW_SHIFT, ITEM_BITS, ITEM_SHIFT,
+                               OWN_FIELDS, PA_SHIFT, PW_SHIFT, RACE_STATE, SX_SHIFT, TABLE_ENTRY, THREAD_BLOCK,
                                table_slot)
 
 
@@ -34,7 +35,7 @@ class RaceShadow:
     """Allocated when the launch context is filled in (``attach``): it reads the region table."""
 
     def __init__(self, local_bytes: int):
-        self.local_bytes = local_bytes
+        self.local_bytes = local_bytes   # the kernel's own local memory (not another check's shadow)
         self.words = np.zeros(RACE_STATE["_words"], np.int64)
         self.shadows: list[np.ndarray] = []
         self.checked_bytes = 0       # bytes of the memory it shadows (global regions + local blocks)
@@ -82,12 +83,14 @@ class RaceShadow:
         w[RACE_STATE["threads"]] = self.threads.ctypes.data
         w[RACE_STATE["local_shadow"]] = local.ctypes.data
         w[RACE_STATE["local_stride"]] = stride
+        w[RACE_STATE["local_limit"]] = self.local_bytes
         return int(self.words.ctypes.data)
 
 
 def other_work_item(record: int, ctx_sizes: dict) -> tuple | None:
-    """The global id of the work-item a race record names (None when it names none)."""
-    if record & 0xF == 0:
+    """The global id of the work-item a race record names (None when it names none: the other
+    side was a read or an atomic write by some other work-item, see ``other_side``)."""
+    if record & (OWN_FIELDS | (0xF << GA_SHIFT) | (0xF << GW_SHIFT)) == 0:
         return None
     flat = (record >> ITEM_SHIFT) & ((1 << ITEM_BITS) - 1)
     local = ctx_sizes["local"]
@@ -97,3 +100,34 @@ def other_work_item(record: int, ctx_sizes: dict) -> tuple | None:
     g = (group % groups[0], group // groups[0] % groups[1], group // (groups[0] * groups[1]))
     lid = (item % local[0], item // local[0] % local[1], item // (local[0] * local[1]))
     return tuple(g[d] * local[d] + lid[d] + ctx_sizes["offset"][d] for d in range(3))
+
+
+def other_side(record: int, other: tuple | None, same_group: bool, ctx_sizes: dict) -> tuple[str, str, tuple | None]:
+    """(what the other side of a race did and who, how nothing orders them, the work-item to
+    name) from the record a race finding carries (jit/check_races.py sets it: the conflicting
+    record itself, its group's earlier accesses, or other work-items' reads or atomic write)."""
+    if other is None:
+        if record >> SX_SHIFT & 1:
+            return "an atomic write by another work-item (its id was not kept)", "with nothing ordering them", None
+        return "a read by another work-item (its id was not kept)", "with nothing ordering them", None
+    if record & OWN_FIELDS == 0:      # its group's earlier accesses
+        did = "a write" if record >> GW_SHIFT & 0xF else "a read"
+        group = tuple((o - f) // n for o, f, n in zip(other, ctx_sizes["offset"], ctx_sizes["local"]))
+        return (f"{did} by work-group {group}",
+                "in another work-group (the group's barriers do not order other groups)", None)
+    if record >> COPY_SHIFT & 1:   # the recorded side is a group's async copy
+        return (f"the async work-group copy ({recorded_access(record)}) of the work-group of {other}",
+                "before its event was waited for" if same_group else "in another work-group", None)
+    return (f"{recorded_access(record)} by work-item {other}",
+            "in the same work-group with no barrier between them" if same_group
+            else "in another work-group (nothing orders work-groups within a launch)", other)
+
+
+def recorded_access(record: int) -> str:
+    """What the recorded side of a race did to the granule, in words."""
+    plain, plain_wrote = (record >> PA_SHIFT) & 0xF, (record >> PW_SHIFT) & 0xF
+    if plain_wrote:
+        return "a write"
+    if record >> AW_SHIFT & 1:
+        return "an atomic write and a read" if plain else "an atomic write"
+    return "a read" if plain else "an atomic read"

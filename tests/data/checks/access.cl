@@ -1,5 +1,6 @@
 // Writes to memory the kernel must not write: a read-only numpy array (ro:N) or a __constant
-// buffer; and clean twins that only read them.
+// buffer; reads of memory it must not read: a buffer declared write-only (wo:N); and clean
+// twins that only read, or only write, them.
 
 void store_at(global int *p, int i, int v) { p[i] = v; }   // expect: access helper_in_loop
 
@@ -70,4 +71,30 @@ kernel void write_through_generic(global int *in, global int *out) {
   int *g = in + get_global_id(0);   // a generic pointer (OpenCL C 2.0)
   out[get_global_id(0)] = *g;
   *g = 0;   // expect: access write_through_generic
+}
+
+int read_at(global int *p, size_t i) { return p[i]; }   // expect: access read_write_only_in_helper
+
+// launch: read_write_only global=16 local=4 args=range:16,wo:16
+kernel void read_write_only(global const int *in, global int *out) {
+  size_t i = get_global_id(0);
+  out[i] += in[i];   // expect: access read_write_only
+}
+
+// launch: read_write_only_in_helper global=8 local=8 args=wo:8,zeros:8
+kernel void read_write_only_in_helper(global int *wo, global int *out) {
+  int acc = 0;
+  for (size_t k = 0; k < 4; k++)
+    acc += read_at(wo, k);
+  out[get_global_id(0)] = acc;
+}
+
+// launch: write_write_only global=16 local=4 args=range:16,wo:16
+kernel void write_write_only(global const int *in, global int *out) {
+  out[get_global_id(0)] = in[get_global_id(0)] + 1;
+}
+
+// launch: write_component_write_only global=4 local=4 args=wo:16
+kernel void write_component_write_only(global int4 *out) {
+  out[get_global_id(0)].x = 42;   // compiled as load, insert, store: still only a write
 }

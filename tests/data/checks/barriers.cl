@@ -153,8 +153,8 @@ kernel void divergent_async_copy(global const int *in, global int *out) {
   event_t e = 0;
   if (get_local_id(0) < 8)
     e = async_work_group_copy(tmp, in, 16, 0);   // expect: barriers divergent_async_copy
-  wait_group_events(1, &e);
-  out[get_global_id(0)] = tmp[get_local_id(0)];   // expect: uninitialized divergent_async_copy
+  wait_group_events(1, &e);                        // expect: barriers divergent_async_copy
+  out[get_global_id(0)] = tmp[get_local_id(0)];   // (the group waits for the first work-item's copy)
 }
 
 // Every work-item reaches the copy, but they disagree on its count, or on its pointers (the

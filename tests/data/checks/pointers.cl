@@ -105,3 +105,14 @@ kernel void packed_members(global Packed *p, global int *out) {
   out[k] = p[k].value + p[k].small;
   p[k].value = 3;
 }
+
+// launch: misaligned_constant global=4 local=4 args=range:12,zeros:4
+kernel void misaligned_constant(constant int *table, global int *out) {
+  constant char *c = (constant char *)table + 1;
+  out[get_global_id(0)] = *(constant int *)(c + 4 * get_global_id(0));   // expect: pointers misaligned_constant
+}
+
+// launch: misaligned_atomic global=4 local=4 args=zeros:4
+kernel void misaligned_atomic(global int *p) {
+  atomic_add((global int *)((global char *)p + 2), 1);   // expect: pointers misaligned_atomic
+}

@@ -138,3 +138,34 @@ kernel void neighbour_bytes(global uchar *out) {
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = b[l ^ 1];
 }
+
+// The last work-item reads plainly a counter the others incremented atomically: its own
+// increment came last, yet the others' race with the read. After a barrier, they do not.
+// launch: count_then_read global=16 local=16 args=zeros:1,zeros:1
+kernel void count_then_read(global int *counter, global int *out) {
+  atomic_inc(counter);
+  if (get_local_id(0) == 15)
+    out[0] = *counter;                             // expect: races count_then_read
+}
+
+// launch: count_barrier_read global=16 local=16 args=zeros:1,zeros:1
+kernel void count_barrier_read(global int *counter, global int *out) {
+  atomic_inc(counter);
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) == 15)
+    out[0] = *counter;
+}
+
+// Each group initialises its own counter, then increments it: the barrier orders the group's
+// own work-items, and no other group touches it.
+// launch: own_counter global=64 local=16 args=zeros:4,zeros:4
+kernel void own_counter(global int *counters, global int *out) {
+  size_t g = get_group_id(0);
+  if (get_local_id(0) == 0)
+    counters[g] = 0;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  atomic_inc(&counters[g]);
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) == 0)
+    out[g] = counters[g];
+}
