@@ -472,7 +472,10 @@ class RaceCheck:
             keep = b.and_(b.and_(by_other, b.not_(race_other)), b.icmp_unsigned("!=", overlap, zero))
             kept = record if atomic else b.or_(record, b.shl(overlap, _c(SR_SHIFT)))
             updated = b.select(keep, kept, updated)
-        with b.if_then(b.icmp_unsigned("!=", updated, record)):
+        # A local record is this thread's own: stored whatever it holds (no branch to mispredict).
+        # A global one only when it changes, so that an access that adds nothing does not
+        # overwrite what a concurrent group just stored there.
+        with b.if_then(b.or_(in_local, b.icmp_unsigned("!=", updated, record))):
             store_atomic(b, updated, slot, "monotonic", 8)
         following = b.add(granule, _c(1))
         granule.add_incoming(following, b.block)
