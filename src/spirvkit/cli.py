@@ -78,6 +78,7 @@ def _cmd_run(args) -> int:
 
     from .api import Program
     from .run_args import output_path, parse_arg, parse_sizes, summarize
+    from .runtime.args import DeclaredAccess
     from .runtime.images import Image
     from .runtime.pipes import Pipe
 
@@ -97,6 +98,8 @@ def _cmd_run(args) -> int:
                             f"{len(specs)} --arg given")
     values = [parse_arg(spec, program, kernel, i) for i, spec in enumerate(specs)]
     checks = args.check   # findings are printed clang-style, after the outputs
+    if checks is None and not args.unchecked and any(isinstance(v, DeclaredAccess) for v in values):
+        checks = "access"   # ro:/wo: declarations are the access check's business
     findings = kernel(parse_sizes(args.global_size, "--global"), parse_sizes(args.local_size, "--local"), *values,
                       global_offset=parse_sizes(args.offset, "--offset"), unchecked=args.unchecked,
                       timeout=args.timeout, checks=checks, report=checks is not None,
@@ -104,6 +107,7 @@ def _cmd_run(args) -> int:
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
     for info, value in zip(kernel.args, values):
+        value = value.array if isinstance(value, DeclaredAccess) else value
         image = isinstance(value, (Image, Pipe))
         if image:
             # An image's texels, as the kernel left them; a pipe's readable packets.

@@ -21,6 +21,9 @@ Argument forms, one ``--arg`` per kernel parameter, in order:
                                        or holding SOURCE's elements (a .npy file or a generator, e.g.
                                        ``pipe:int32:64:range:16``); the readable packets are reported
 - ``queue``                             a device queue for a ``queue_t`` parameter (``spirvkit.DeviceQueue``)
+- ``ro:SPEC``, ``wo:SPEC``              a buffer SPEC (a .npy file or a generator) declared read-only or
+                                       write-only for the launch (``spirvkit.read_only`` / ``write_only``:
+                                       the ``access`` check reports writes to it / reads of it)
 
 A generated array's element type is the pointer parameter's pointee type (``float*`` ->
 float32); append ``:DTYPE`` to choose another (``range:1024:int32``). N may be a shape:
@@ -71,6 +74,15 @@ def parse_arg(spec: str, program, kernel, index: int):
     """The host value for parameter ``index`` written as ``spec``."""
     info = kernel.args[index]
     where = f"--arg {index + 1} ({info.name})"
+    declared = spec[:3].lower()
+    if declared in ("ro:", "wo:"):
+        from .runtime.args import read_only, write_only
+
+        value = parse_arg(spec[3:], program, kernel, index)
+        if not isinstance(value, np.ndarray) or info.address_space not in ("global", "constant"):
+            raise KernelArgumentError(f"{where}: {declared} declares the access of a __global or __constant "
+                                      f"buffer (a .npy file or a generator), not of {spec[3:]!r}")
+        return read_only(value) if declared == "ro:" else write_only(value)
     if spec.lower().startswith("local:"):
         try:
             return LocalMemory(int(spec.split(":", 1)[1]))

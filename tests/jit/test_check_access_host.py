@@ -414,3 +414,24 @@ def test_aligned_twin_and_launches_without_the_check(program):
         out[:] = 0
         assert program.kernel("load_global")(4, 4, raw.view(np.int32), out, **options) is None
         assert (out == expected).all()
+
+
+def test_cli_ro_and_wo_declare_buffers(tmp_path):
+    # `spirvkit run ... --arg ro:SPEC --arg wo:SPEC`: the CLI's read_only()/write_only(); a
+    # declaration turns the access check on, and its findings are printed clang-style.
+    from jit.test_checks_framework import _cli
+
+    (tmp_path / "k.cl").write_text("kernel void k(global const int *in, global int *out) {\n"
+                                   "  int i = get_global_id(0);\n  out[i] += in[i];\n}\n")
+    assert _cli("cc", "-g", "k.cl", "-o", "k.spv", cwd=tmp_path).returncode == 0
+    r = _cli("run", "k.spv", "--global", "4", "-a", "ro:range:4", "-a", "wo:zeros:4", "--out", "o", cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[0] == ("k.cl:3:3: error: read from write-only memory in kernel 'k', "
+                                        "work-item (0, 0, 0) [check: access]")
+    assert np.load(tmp_path / "o" / "1_out.npy").tolist() == [0, 1, 2, 3]   # the read was done
+    r = _cli("run", "k.spv", "--global", "4", "-a", "ro:range:4", "-a", "zeros:4", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = _cli("run", "k.spv", "--global", "4", "-a", "ro:range:4", "-a", "wo:zeros:4", "--unchecked", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = _cli("run", "k.spv", "--global", "4", "-a", "wo:7", "-a", "zeros:4", cwd=tmp_path)
+    assert r.returncode != 0 and "--arg 1 (in)" in r.stderr and "Traceback" not in r.stderr
