@@ -621,14 +621,14 @@ def _load(source) -> tuple[Module, bytes]:
     if isinstance(source, str) and ("\n" in source or ("kernel" in source and "(" in source)):
         # OpenCL C source text: compiled on the fly (a path never holds a newline or "(").
         from .clc.compiler import compile_cl
-        data = compile_cl(source, filename="<source>")
+        data = compile_cl(source, "-g", filename="<source>")   # OpLine: findings and faults are located
         return Module.from_bytes(data), data
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         data = read_input(path)
         if path.suffix == ".cl":
             from .clc.compiler import compile_cl
-            data = compile_cl(data.decode("utf-8", "surrogateescape"), filename=str(path))
+            data = compile_cl(data.decode("utf-8", "surrogateescape"), "-g", filename=str(path))
         return Module.from_bytes(data), data
     raise SpirvkitError(f"Program takes SPIR-V bytes, a spirvkit.Module or a path, not {type(source).__name__}")
 
