@@ -1,6 +1,6 @@
 """The ``exec`` target: mutants of the valid kernel modules of tests/data/kernels that the
-validator still accepts, each kernel launched in checked mode over a small NDRange with small
-arguments and a timeout. Every buffer sits between guard bytes: a launch (finished or stopped by
+validator still accepts, each kernel launched in checked mode (a third of the launches with every
+dynamic check, ``checks="all"``) over a small NDRange with small arguments and a timeout. Every buffer sits between guard bytes: a launch (finished or stopped by
 a fault) that changed one wrote outside the buffers it was given (a ``guard`` finding)."""
 
 from __future__ import annotations
@@ -143,10 +143,13 @@ def execute(data: bytes) -> tuple[str, str]:
         kernel = program.kernel(name)
         args, guarded = _arguments(program, kernel, rng)
         local = rng.choice((None, None, 1, 4, 8))
+        # A third of the launches also run every dynamic check (races, uninitialized, events ...):
+        # their instrumentation must survive the same hostile modules.
+        checks = rng.choice((None, None, "all"))
         try:
             with warnings.catch_warnings():   # a full printf buffer warns: not a finding
                 warnings.simplefilter("ignore")
-                kernel(16, local, *args, timeout=2.0, printf=[])
+                kernel(16, local, *args, timeout=2.0, printf=[], checks=checks, report=checks is not None)
         except spirvkit.SpirvkitError as exc:
             outcome = ("error", f"{type(exc).__name__}: {str(exc)[:200]}")
         finally:

@@ -206,3 +206,23 @@ def test_build_ndrange_operands_of_another_type_are_an_invalid_module():
     with pytest.raises(spirvkit.SpirvError, match=r"OpBuildNDRange \(word 900\): LocalWorkSize %101 is not of "
                                                   r"GlobalWorkSize's type"):
         spirvkit.Program(binary).kernel("parent").compile()
+
+
+def test_a_wait_for_more_events_than_its_list_holds_is_a_bounds_fault():
+    # (the exec target, once it also launched with checks="all") a mutant's OpGroupWaitEvents
+    # asks for 2**31 - 1 events from a list of one: the group's wait, which reads the list in
+    # checked builds, read far past it and killed the process. The list is now bounds-checked
+    # like a load of NumEvents * 8 bytes. In a child process: a regression must fail this test,
+    # not kill the run.
+    code = ("import numpy as np, spirvkit, sys\n"
+            "p = spirvkit.Program(open(sys.argv[1], 'rb').read())\n"
+            "k = p.kernel('async_copy')\n"
+            "for checks in ('events', 'races', 'all'):\n"
+            "    found = k(16, 1, np.zeros(64, np.float32), np.zeros(64, np.float32), spirvkit.LocalMemory(256),\n"
+            "              np.uint32(1), checks=checks, report=True, timeout=20)\n"
+            "    print(checks, [(f.kind, f.what, f.instruction.split(' at ')[0], f.size) for f in found])\n")
+    r = subprocess.run([sys.executable, "-c", code, str(DATA / "wait_events_count_beyond_list.spv")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    for checks in ("events", "races", "all"):
+        assert f"{checks} [('bounds', 'out-of-bounds read', 'OpGroupWaitEvents', {(2**31 - 1) * 8})" in r.stdout

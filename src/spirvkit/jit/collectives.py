@@ -167,7 +167,11 @@ def leave_operands(fl: FunctionLowering, inst, slots: list, state: int) -> None:
     when checking) and end the region at the collective."""
     _scope_ok(fl, inst)
     b = fl.builder
+    counted = _checked_event_count(fl, inst)
     for value_id, parts in zip(operands(inst), slots):
+        if counted is not None and value_id == inst.words[2]:   # NumEvents, as the list allows
+            fl.tag(b.store(counted, fl.region.address(b, parts[0])))
+            continue
         v = fl.get(value_id)
         if isinstance(v, Ptr):
             null = ir.Constant(PTR, None)
@@ -178,6 +182,26 @@ def leave_operands(fl: FunctionLowering, inst, slots: list, state: int) -> None:
         for value, slot in zip(values, parts):
             fl.tag(b.store(value, fl.region.address(b, slot)))
     b.ret(ir.Constant(I32, state))
+
+
+def _checked_event_count(fl: FunctionLowering, inst):
+    """OpGroupWaitEvents in a checked build: the group function reads NumEvents events from
+    the list, so the list is bounds-checked here like a load of NumEvents * 8 bytes; a list too
+    short is this work-item's bounds fault, and the group then reads none of it (0 events).
+    None for other instructions and unchecked builds."""
+    if inst.opname != "OpGroupWaitEvents" or not fl.checked:
+        return None
+    events = fl.get(inst.words[3])
+    if not isinstance(events, Ptr) or events.base is None:
+        return None
+    b = fl.builder
+    num = fl.value(inst.words[2])
+    n = b.zext(num, I64) if num.type.width < 64 else num
+    # (a count of 2**40 events or more is out of any list's bounds: no overflow in n * 8)
+    size = b.select(b.icmp_unsigned("<", n, ir.Constant(I64, 1 << 40)), b.mul(n, ir.Constant(I64, 8)),
+                    ir.Constant(I64, 1 << 62))
+    fl.check_access(events, size, "load")
+    return fl.join_access(num, ir.Constant(num.type, 0))
 
 
 class GroupData:

@@ -175,15 +175,19 @@ def launch(kernel: LoadedKernel, ndrange: NDRange, bound: BoundArgs, globals_blo
         ctx[CONTEXT["total_groups"]] = group + 1
         ctx[CONTEXT["group_chunk"]] = 1
         scratch = kernel.scratch(1, bound.local_bytes, ndrange.group_items)
-        stopped = _run_workers(kernel, ctx, scratch, deadline) or stopped
+        # The re-run (after the report build's compilation) gets the timeout afresh: one group.
+        rerun_deadline = None if timeout is None else time.monotonic() + float(timeout)
+        rerun_stopped = _run_workers(kernel, ctx, scratch, rerun_deadline)
+        stopped = rerun_stopped or stopped
         del rerun_checks
         # The group's printf calls already ran once: drop the re-run's records.
         ctx[CONTEXT["printf_used"]], ctx[CONTEXT["printf_dropped"]] = printed
         if int(ctx[CONTEXT["abort"]]) != ABORT_FAULT:
             gx, gy = ndrange.num_groups[0], ndrange.num_groups[1]
             coords = (group % gx, group // gx % gy, group // (gx * gy))
-            raise KernelFault(f"out-of-bounds access in kernel {name!r}, work-group {coords}; re-running "
-                              f"the group did not reproduce it (the kernel's data had changed)",
+            why = (f"re-running the group to locate it was stopped ({rerun_stopped})" if rerun_stopped else
+                   "re-running the group did not reproduce it (the kernel's data had changed)")
+            raise KernelFault(f"out-of-bounds access in kernel {name!r}, work-group {coords}; {why}",
                               kernel=name, global_id=None, site=None, buffer="", offset=-1, size=0)
     del table  # the native code no longer reads it
     if printf_buffer is not None:   # before any fault is raised: output up to a fault helps most
