@@ -226,3 +226,26 @@ def test_a_wait_for_more_events_than_its_list_holds_is_a_bounds_fault():
     assert r.returncode == 0, r.stderr[-2000:]
     for checks in ("events", "races", "all"):
         assert f"{checks} [('bounds', 'out-of-bounds read', 'OpGroupWaitEvents', {(2**31 - 1) * 8})" in r.stdout
+
+
+def test_an_async_copy_of_2_64_minus_1_elements_is_a_fault_not_a_hang():
+    # (the grammar target) a mutant's async copies take 2**64 - 1 elements, one of them strided:
+    # a copy partly outside its buffers copies the elements inside both, element by element, and
+    # that loop ran over the whole count (no answer after 60 s). It now runs only over the
+    # elements whose contiguous side lies in its buffer; the spans no longer wrap either. In a
+    # child process with a time limit: a regression must fail this test, not hang the run.
+    binary = (DATA / "async_copy_count_all_ones.spv").read_bytes()
+    assert spirvkit.validate(binary, target_env="opencl2.2") == []
+    code = ("import numpy as np, spirvkit, sys\n"
+            "k = spirvkit.Program(open(sys.argv[1], 'rb').read()).kernel('async_copy')\n"
+            "for checks in (None, 'all'):\n"
+            "    try:\n"
+            "        k(16, 4, np.zeros(64, np.float32), np.zeros(64, np.float32), spirvkit.LocalMemory(256),\n"
+            "          np.uint32(3), checks=checks, timeout=20)\n"
+            "    except spirvkit.KernelFault as e:\n"
+            "        print(checks, str(e).splitlines()[0][:60])\n")
+    r = subprocess.run([sys.executable, "-c", code, str(DATA / "async_copy_count_all_ones.spv")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.splitlines() == [f"{c} out-of-bounds write in kernel 'async_copy', work-item global"
+                                     for c in ("None", "all")]

@@ -553,11 +553,16 @@ def _async_copy(ml, spv_fn, b: ir.IRBuilder, fn: ir.Function, ctx, ts, inst, in_
                      ir.Constant(I1, dst_type.storage != "Workgroup"))
     whole, claimed, sides = ir.Constant(I1, 1), None, None
     if ml.checked:
-        # Bytes each side spans: count elements, or (count - 1) * stride + 1 on the strided side.
+        # Bytes each side spans: count elements, or (count - 1) * stride + 1 on the strided side;
+        # a count or stride of 2**40 or more spans more than any buffer (no wrapping products).
+        huge = ir.Constant(I64, 1 << 62)
+        limit = ir.Constant(I64, 1 << 40)
         span_strided = b.select(b.icmp_unsigned("==", n, ir.Constant(I64, 0)), ir.Constant(I64, 0),
                                 b.mul(b.add(b.mul(b.sub(n, ir.Constant(I64, 1)), stride), ir.Constant(I64, 1)),
                                       copy.esize))
-        span_plain = b.mul(n, copy.esize)
+        span_strided = b.select(b.or_(b.icmp_unsigned(">=", n, limit), b.icmp_unsigned(">=", stride, limit)),
+                                huge, span_strided)
+        span_plain = b.select(b.icmp_unsigned(">=", n, limit), huge, b.mul(n, copy.esize))
         dst_strided = copy.dst_strided.constant
         sides = [(*(b.ptrtoint(p, I64) for p in parts), span)
                  for parts, span in ((dst_parts, span_strided if dst_strided else span_plain),
@@ -604,8 +609,9 @@ class GroupCopy:
         """Copies the elements. ``whole`` (i1): both ranges lie inside their buffers (the plain
         loop); else, with ``bounds`` ((base, end) of the destination, of the source, i64s), only
         the elements inside both are copied."""
-        def loop(name, clamp):
-            with CountedLoop(b, fn, self.n, name) as i:
+        def loop(name, clamp, first=None, count=None):
+            with CountedLoop(b, fn, self.n if count is None else count, name) as j:
+                i = j if first is None else b.add(first, j)
                 far = b.mul(i, self.stride)
                 d = b.gep(self.dst, [b.mul(b.select(self.dst_strided, far, i), self.esize)], source_etype=I8)
                 s = b.gep(self.src, [b.mul(b.select(self.dst_strided, i, far), self.esize)], source_etype=I8)
@@ -637,7 +643,20 @@ class GroupCopy:
             with inside_both:
                 plain()
             with clamped:
-                loop("acopy.part", lambda d, s: b.and_(inside(d, bounds[0]), inside(s, bounds[1])))
+                # Only the elements whose contiguous side lies in its buffer can be inside both:
+                # at most that buffer's length of them (a count of 2**64 - 1 must not loop).
+                dst_plain = b.not_(self.dst_strided)
+                at = b.ptrtoint(b.select(dst_plain, self.dst, self.src), I64)
+                base = b.select(dst_plain, bounds[0][0], bounds[1][0])
+                end = b.select(dst_plain, bounds[0][1], bounds[1][1])
+                zero = ir.Constant(I64, 0)
+                below = b.icmp_unsigned("<", at, base)
+                first = b.select(below, b.udiv(b.add(b.sub(base, at), b.sub(self.esize, ir.Constant(I64, 1))),
+                                               self.esize), zero)
+                last = b.select(b.icmp_unsigned("<=", at, end), b.udiv(b.sub(end, at), self.esize), zero)
+                last = b.select(b.icmp_unsigned("<", self.n, last), self.n, last)
+                count = b.select(b.icmp_unsigned("<", first, last), b.sub(last, first), zero)
+                loop("acopy.part", lambda d, s: b.and_(inside(d, bounds[0]), inside(s, bounds[1])), first, count)
 
 
 def _nothing():
