@@ -249,3 +249,24 @@ def test_an_async_copy_of_2_64_minus_1_elements_is_a_fault_not_a_hang():
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.splitlines() == [f"{c} out-of-bounds write in kernel 'async_copy', work-item global"
                                      for c in ("None", "all")]
+
+
+def test_size_of_a_non_pointer_is_an_invalid_module():
+    # (the exec target) an OpSizeOf of an integer: spirv-val accepts it (the spec asks a pointer
+    # to a typed object); lowering raised an AttributeError. The launch names the instruction.
+    binary = (DATA / "size_of_integer_operand.spv").read_bytes()
+    assert spirvkit.validate(binary, target_env="opencl2.2") == []
+    with pytest.raises(spirvkit.SpirvError, match=r"OpSizeOf \(word 568\): Pointer %40 is not a pointer"):
+        spirvkit.Program(binary).kernel("int_builtins_int").compile()
+
+
+def test_a_select_of_mixed_operand_types_is_refused_by_the_validator():
+    # (the grammar target, checks="all") a select whose operand B was a float, its Result Type
+    # a uint16: an AssertionError in llvmlite while the validator checked only operand C. Both
+    # validators now reject it, and no kernel of the module breaks with a Python exception.
+    binary = (DATA / "select_operand_types.spv").read_bytes()
+    [error] = spirvkit.validate(binary, target_env="opencl2.2")
+    assert error.rule == "extinst.opencl-std"
+    assert "select: expected operand B type to be equal to Result Type" in str(error)
+    with pytest.raises(spirvkit.BinaryError, match=r"word 1224: .*select: expected operand B type to be equal"):
+        spirvkit.Program(binary).kernel("vec_short_int").compile()

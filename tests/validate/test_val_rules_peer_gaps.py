@@ -181,6 +181,13 @@ CASES = [
      "extinst.opencl-std"),
     ("opencl-std-shuffle-x", "opencl2.2", _shuffle("shuffle %float_1 %m4"), _shuffle("shuffle %v4 %m4"),
      "extinst.opencl-std"),
+    # (the grammar target with checks: a select whose B was a float, its Result Type a uint vector)
+    ("opencl-std-select-b", "opencl2.2", _ocl("%r = OpExtInst %v4uint %ocl select %m4 %v4 %m4"),
+     _ocl("%r = OpExtInst %v4uint %ocl select %m4 %m4 %m4"), "extinst.opencl-std"),
+    ("opencl-std-select-c-width", "opencl2.2", _ocl("%r = OpExtInst %v4uint %ocl select %m4 %m4 %l4"),
+     _ocl("%r = OpExtInst %v4uint %ocl select %m4 %m4 %m4"), "extinst.opencl-std"),
+    ("opencl-std-select-c-lanes", "opencl2.2", _ocl("%r = OpExtInst %v4float %ocl select %v4 %v4 %uint_0"),
+     _ocl("%r = OpExtInst %v4float %ocl select %v4 %v4 %m4"), "extinst.opencl-std"),
     ("opencl-std-frexp-pointer", "opencl2.2", _ocl("%r = OpExtInst %float %ocl frexp %float_1 %uint_0"),
      _ocl("%v = OpVariable %_ptr_Function_uint Function\n%r = OpExtInst %float %ocl frexp %float_1 %v"),
      "extinst.opencl-std"),

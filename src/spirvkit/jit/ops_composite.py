@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from ..errors import NotSupportedError
+from ..errors import NotSupportedError, SpirvError
 from .function import I32, I64, FunctionLowering, Ptr, handles
 
 
@@ -162,5 +162,10 @@ def lower_undef(fl: FunctionLowering, inst) -> None:
 @handles("OpSizeOf")
 def lower_size_of(fl: FunctionLowering, inst) -> None:
     w = inst.words
-    ptr_t = fl.types[fl.ml.module.type_of(w[3]).result_id]
+    t = fl.ml.module.type_of(w[3])
+    ptr_t = fl.types[t.result_id] if t is not None else None
+    if ptr_t is None or ptr_t.kind != "pointer" or ptr_t.elem is None:
+        # The SPIR-V spec asks a pointer to a concretely typed object; spirv-val does not check it.
+        raise SpirvError(f"invalid module: OpSizeOf (word {inst.offset}): Pointer %{w[3]} is not a pointer to a "
+                         f"typed object")
     fl.set(w[2], ir.Constant(fl.type(w[1]).llvm, fl.types.size(ptr_t.elem)))

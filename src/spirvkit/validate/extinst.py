@@ -120,6 +120,28 @@ def _shuffle(ctx, rtype, operands, name, fail) -> None:
         return fail("expected operand Shuffle Mask components to have the same bit width as Result Type components")
 
 
+def _select(ctx, rtype, operands, fail) -> None:
+    """OpenCL.std select: A and B of the Result Type, C an integer of its shape and width."""
+    if not (ctx.is_int_scalar_or_vector(rtype) or ctx.is_float_scalar_or_vector(rtype)):
+        return fail("expected Result Type to be an int or float scalar or vector type")
+    lanes = ctx.dimension(rtype)
+    if lanes > 4 and lanes not in (8, 16):
+        return fail("expected Result Type to be a scalar or a vector with 2, 3, 4, 8 or 16 components")
+    if len(operands) != 3:
+        return  # the operand count is the grammar's rule
+    a_type, b_type, c_type = (ctx.type_of(v) for v in operands)
+    if a_type != rtype:
+        return fail("expected operand A type to be equal to Result Type")
+    if b_type != rtype:
+        return fail("expected operand B type to be equal to Result Type")
+    if not ctx.is_int_scalar_or_vector(c_type):
+        return fail("expected operand C to be an int scalar or vector")
+    if ctx.dimension(c_type) != lanes:
+        return fail("expected operand C to have the same number of components as Result Type")
+    if ctx.bit_width(c_type) != ctx.bit_width(rtype):
+        return fail("expected operand C to have the same bit width as Result Type")
+
+
 def _opencl_std(ctx, inst, name) -> None:
     rtype = inst.words[1]
     operands = inst.words[5:]
@@ -143,8 +165,7 @@ def _opencl_std(ctx, inst, name) -> None:
         if any(ctx.type_of(v) != rtype for v in operands):
             fail("expected types of all operands to be equal to Result Type")
     elif name == "select":
-        if len(operands) == 3 and not ctx.is_int_scalar_or_vector(ctx.type_of(operands[2])):
-            fail("expected operand C to be an int scalar or vector")
+        _select(ctx, rtype, operands, fail)
     elif name in ("ldexp", "pown", "rootn"):
         if not _float_result(ctx, rtype):
             fail("expected Result Type to be a float scalar or vector type")
