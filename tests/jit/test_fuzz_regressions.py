@@ -36,6 +36,8 @@ def _launch(name: str):
     ("atomic_flag_builtin.spv", r"the BuiltIn variable GlobalInvocationId used as memory"),
     # the grammar target: OpConvertPtrToU of the WorkgroupId variable
     ("convert_builtin_pointer.spv", r"using the address of a BuiltIn variable \(WorkgroupId\) as a value"),
+    # the grammar target: an OpImageWrite with float coordinates (valid SPIR-V): an AttributeError
+    ("image_write_float_coords.spv", r"OpImageWrite \(word 700\) with floating-point coordinates"),
 ])
 def test_lowering_refuses_what_it_cannot_lower(name, message):
     with pytest.raises(spirvkit.NotSupportedError, match=message):

@@ -110,6 +110,9 @@ def _integer_coords(fl: FunctionLowering, shape: _Shape, coord_id: int) -> list[
     """(x, y, z) as i64 (the layer of an array as z), and how many the image uses."""
     b = fl.builder
     comps = _components(fl, coord_id, shape.coords)
+    if not all(isinstance(c.type, ir.IntType) for c in comps):
+        # (SPIR-V lets a sampler-less access take float coordinates; OpenCL C never writes them)
+        raise NotSupportedError(f"{fl.current.opname} (word {fl.current.offset}) with floating-point coordinates")
     comps = [b.sext(c, I64) if c.type.width < 64 else c for c in comps]
     zero = ir.Constant(I64, 0)
     x = comps[0]
