@@ -26,6 +26,15 @@ def _launch(name: str):
     kernel(16, None, *args, timeout=5)
 
 
+def _in_child(code: str, name: str, timeout: float = 300) -> str:
+    """Runs ``code`` (given the reproducer's path as argv[1]) in a child process, so that a
+    regression that crashes or hangs fails the test instead of the test run; its stdout."""
+    r = subprocess.run([sys.executable, "-c", code, str(DATA / name)], capture_output=True, text=True,
+                       timeout=timeout)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout
+
+
 @pytest.mark.parametrize("name, message", [
     ("ptr_access_chain_pointer_index.spv", r"an access chain index of type ptr \(not an integer scalar\)"),
     # (the mutant's async copies also took the BuiltIn as their Event: set back to the null event
@@ -63,9 +72,7 @@ def test_a_mutant_does_not_kill_the_process(name):
             "    except spirvkit.SpirvkitError as e:\n"   # a located fault is a fine outcome
             "        print(type(e).__name__)\n"
             "print('ran')\n")
-    r = subprocess.run([sys.executable, "-c", code, str(DATA / name)],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0 and "ran" in r.stdout, r.stderr[-2000:]
+    assert "ran" in _in_child(code, name).splitlines()
 
 
 def test_volatile_vector_loads_and_stores_move_every_component():
@@ -223,11 +230,9 @@ def test_a_wait_for_more_events_than_its_list_holds_is_a_bounds_fault():
             "    found = k(16, 1, np.zeros(64, np.float32), np.zeros(64, np.float32), spirvkit.LocalMemory(256),\n"
             "              np.uint32(1), checks=checks, report=True, timeout=20)\n"
             "    print(checks, [(f.kind, f.what, f.instruction.split(' at ')[0], f.size) for f in found])\n")
-    r = subprocess.run([sys.executable, "-c", code, str(DATA / "wait_events_count_beyond_list.spv")],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr[-2000:]
+    out = _in_child(code, "wait_events_count_beyond_list.spv")
     for checks in ("events", "races", "all"):
-        assert f"{checks} [('bounds', 'out-of-bounds read', 'OpGroupWaitEvents', {(2**31 - 1) * 8})" in r.stdout
+        assert f"{checks} [('bounds', 'out-of-bounds read', 'OpGroupWaitEvents', {(2**31 - 1) * 8})" in out
 
 
 def test_an_async_copy_of_2_64_minus_1_elements_is_a_fault_not_a_hang():
@@ -246,11 +251,8 @@ def test_an_async_copy_of_2_64_minus_1_elements_is_a_fault_not_a_hang():
             "          np.uint32(3), checks=checks, timeout=20)\n"
             "    except spirvkit.KernelFault as e:\n"
             "        print(checks, str(e).splitlines()[0][:60])\n")
-    r = subprocess.run([sys.executable, "-c", code, str(DATA / "async_copy_count_all_ones.spv")],
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr[-2000:]
-    assert r.stdout.splitlines() == [f"{c} out-of-bounds write in kernel 'async_copy', work-item global"
-                                     for c in ("None", "all")]
+    assert _in_child(code, "async_copy_count_all_ones.spv", timeout=120).splitlines() == [
+        f"{c} out-of-bounds write in kernel 'async_copy', work-item global" for c in ("None", "all")]
 
 
 def test_size_of_a_non_pointer_is_an_invalid_module():

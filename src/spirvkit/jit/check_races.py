@@ -252,11 +252,10 @@ class RaceCheck:
             pointer = 3
         if pointer is None:
             return True
-        try:
-            storage = fl.types[fl.ml.module.type_of(inst.words[pointer]).result_id].storage
-        except Exception:   # noqa: BLE001 - an operand without a pointer type: decide at run time
+        t = fl.ml.module.type_of(inst.words[pointer]) if pointer < len(inst.words) else None
+        if t is None:     # an operand without a type here: decide at run time
             return True
-        return storage not in ("Function", "Private", "UniformConstant")
+        return fl.types[t.result_id].storage not in ("Function", "Private", "UniformConstant")
 
     # ----- the JIT'd helpers ------------------------------------------------------------------
     def _thread_block(self, b: ir.IRBuilder, ctx, ts) -> ir.Value:
