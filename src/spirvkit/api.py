@@ -58,6 +58,7 @@ from .jit.constants import ConstantEvaluator
 from .jit.kernel import plan_kernel
 from .jit.resources import kernel_resources
 from .jit.types import TypeTable, c_type_name
+from .jit.written_params import written_parameters
 from .jit.check_passes import mode_checks, mode_with_checks
 from .runtime.args import LocalMemory, bind, declares_access
 from .runtime.check_findings import launch_checks
@@ -350,6 +351,7 @@ class Kernel:
         self._loop_cuts = plan.uses_regions and not plan.has_barriers   # inner loops turned inside out
         self.args = _arg_infos(program, name, fn)
         self._no_write = _no_write_parameters(program.module, fn)
+        self._written: tuple | None = None    # (the parameters it may write through,): see _written_parameters
         self._resources = None   # its static needs, checked against the device's limits before a build
         self._sizes: set[tuple] = set()   # the local sizes it was specialised for (see _specialised_size)
 
@@ -361,6 +363,13 @@ class Kernel:
             check_kernel(self.name, r)
             self._resources = r
         return self._resources
+
+    def _written_parameters(self) -> frozenset | None:
+        """The parameters the kernel may write through (None: any), for the races check's
+        shadow (jit/written_params.py); worked out on the first launch that needs it."""
+        if self._written is None:
+            self._written = (written_parameters(self.program.module, self._spv_fn),)
+        return self._written[0]
 
     # -- tiers ----------------------------------------------------------------------------------
 
@@ -564,7 +573,8 @@ class Kernel:
         loaded = self._launch_object(mode, size, x * y * z, images)
         compiled = loaded.compiled
         bound = bind(compiled.slots, compiled.args_bytes, self.program.types, args, compiled.local_bytes,
-                     read_only_ok="access" in extra, no_write=self._no_write)
+                     read_only_ok="access" in extra, no_write=self._no_write,
+                     written=self._written_parameters() if "races" in extra else None)
         check_constant_arguments(self.name, resources.constant_bytes, bound.constant_bytes)
         program = self.program
         # Device-side enqueue: the children run once this launch is over, until none is left

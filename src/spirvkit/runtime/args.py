@@ -142,6 +142,8 @@ class BoundArgs:
     local_shadow: int = 0
     # (parameter index, region base) of the buffers declared write_only() (also in buffers).
     write_only: list[tuple[int, int]] = field(default_factory=list)
+    # Bases of the buffers no work-item writes (the races check gives them no shadow).
+    race_free: frozenset = frozenset()
 
 
 def scalar_dtype(t: SpvType):
@@ -153,13 +155,14 @@ def describe(slot: ArgSlot) -> str:
 
 
 def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, static_local: int,
-         read_only_ok: bool = False, no_write: frozenset = frozenset()) -> BoundArgs:
+         read_only_ok: bool = False, no_write: frozenset = frozenset(), written: frozenset | None = None) -> BoundArgs:
     """``read_only_ok``: the kernel was built with the access check (jit/check_access.py), which
     stops any write to a read-only array: those are accepted for every buffer parameter (else
     for ``__constant`` ones only). ``no_write``: the indices of the parameters the module
     declares the kernel never writes through (``FuncParamAttr NoWrite``, as llvm-spirv gives a
     ``const restrict`` pointer): they take read-only arrays in every mode, and the access check
-    treats their buffers as read-only."""
+    treats their buffers as read-only. ``written``: the indices of the parameters the kernel may
+    write through (jit/written_params.py; None: any), for ``race_free``."""
     if len(args) != len(slots):
         names = ", ".join(s.name for s in slots)
         raise KernelArgumentError(f"the kernel takes {len(slots)} argument(s) ({names}), {len(args)} given")
@@ -227,7 +230,19 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
             data = _value_bytes(value, t, where, types)
             block[slot.offset: slot.offset + len(data)] = np.frombuffer(data, np.uint8)
     return BoundArgs(block, regions, local_args, (local_at + 63) // 64 * 64, keep, constant_bytes, read_only,
-                     buffers, uninit, write_only=write_only_)
+                     buffers, uninit, write_only=write_only_,
+                     race_free=_race_free(read_only, buffers, written, read_only_ok))
+
+
+def _race_free(read_only: list, buffers: list, written: frozenset | None, stopped: bool) -> frozenset:
+    """Bases of the buffers bound only to parameters no work-item writes through: not in
+    ``written``, or read-only ones whose writes the access check stops (``stopped``)."""
+    if written is None and not stopped:
+        return frozenset()
+    bound = read_only + buffers
+    writable = {base for index, base in bound
+                if (written is None or index in written) and not (stopped and (index, base) in read_only)}
+    return frozenset(base for _, base in bound) - writable
 
 
 # Pointer parameters that take None: a NULL buffer, as clSetKernelArg allows for them.

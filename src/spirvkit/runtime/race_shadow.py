@@ -4,9 +4,13 @@ jit/check_races.py).
 Every global region of the launch (its buffers, program-scope variables: the region table the
 launch context already holds) gets a shadow of one 64-bit record per 4-byte granule, twice
 the region's bytes, zero-filled by ``np.zeros`` (the system hands out zero pages on first
-touch, so granules the kernel never reaches cost no memory). Each worker thread gets a shadow
-of the work-group's local memory, the same way. A hash table maps a region's base address to
-its shadow.
+touch, so granules the kernel never reaches cost no memory). Regions that overlap (views of
+one array passed for two parameters) share one shadow, so that their accesses meet in the same
+records. A buffer no work-item can write (bound only to parameters the kernel never writes
+through, jit/written_params.py, or whose writes the access check stops) gets none: reads do not
+race with reads, and its accesses find no shadow and record nothing. Each worker thread gets a
+shadow of the work-group's local memory, the same way. A hash table maps a region's base address
+to its shadow.
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ def _delta(shadow: np.ndarray, base: int) -> int:
 class RaceShadow:
     """Allocated when the launch context is filled in (``attach``): it reads the region table."""
 
-    def __init__(self, local_bytes: int):
+    def __init__(self, local_bytes: int, race_free: frozenset = frozenset()):
         self.local_bytes = local_bytes   # the kernel's own local memory (not another check's shadow)
+        self.race_free = race_free       # bases of the regions no work-item writes (args.py)
         self.words = np.zeros(RACE_STATE["_words"], np.int64)
         self.shadows: list[np.ndarray] = []
         self.checked_bytes = 0       # bytes of the memory it shadows (global regions + local blocks)
@@ -55,19 +60,25 @@ class RaceShadow:
             base, end = int(pairs[2 * k]), int(pairs[2 * k + 1])
             if end > base > 0:
                 regions[base] = max(end, regions.get(base, 0))
+        entries = []
+        for members in _overlapping(regions):
+            if all(base in self.race_free for base, _ in members):
+                continue
+            start, stop = members[0][0], max(end for _, end in members)
+            shadow = np.zeros(_granules(start, stop), np.int64)
+            self.shadows.append(shadow)
+            self.checked_bytes += stop - start
+            entries += [(base, end, _delta(shadow, start)) for base, end in members]
         slots = 2
-        while slots < 2 * len(regions):
+        while slots < 2 * len(entries):
             slots *= 2
         shift = 64 - slots.bit_length() + 1
         self.table = np.zeros((slots, TABLE_ENTRY["_words"]), np.int64)
-        for base, end in regions.items():
-            shadow = np.zeros(_granules(base, end), np.int64)
-            self.shadows.append(shadow)
-            self.checked_bytes += end - base
-            slot = table_slot(base, shift)
+        for entry in entries:
+            slot = table_slot(entry[0], shift)
             while self.table[slot, TABLE_ENTRY["base"]] != 0:
                 slot = (slot + 1) & (slots - 1)
-            self.table[slot] = (base, end, _delta(shadow, base))
+            self.table[slot] = entry
         threads = worker_count() + 1
         self.threads = np.zeros((threads, THREAD_BLOCK["_words"]), np.int64)
         # The local block starts 128-byte aligned: granule 0 of the shadow is its first word.
@@ -85,6 +96,20 @@ class RaceShadow:
         w[RACE_STATE["local_stride"]] = stride
         w[RACE_STATE["local_limit"]] = self.local_bytes
         return int(self.words.ctypes.data)
+
+
+def _overlapping(regions: dict[int, int]) -> list[list[tuple[int, int]]]:
+    """The regions ({base: end}) in groups of overlapping ones, each sorted by base."""
+    groups: list[list[tuple[int, int]]] = []
+    reach = 0
+    for base, end in sorted(regions.items()):
+        if groups and base < reach:
+            groups[-1].append((base, end))
+            reach = max(reach, end)
+        else:
+            groups.append([(base, end)])
+            reach = end
+    return groups
 
 
 def other_work_item(record: int, ctx_sizes: dict) -> tuple | None:

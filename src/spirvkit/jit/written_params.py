@@ -1,0 +1,141 @@
+"""Which pointer parameters a kernel may write through: the rest only read their buffers.
+
+The races check needs no shadow for a buffer no work-item writes (two reads never race), so a
+launch leaves out the shadow of a buffer bound only to parameters this analysis clears
+(runtime/race_shadow.py): the shadow memory and the record-keeping of streaming kernels' inputs.
+
+Every pointer value gets the set of kernel parameters it may point into (its roots), followed
+through the instructions that derive one pointer from another (access chains, casts, OpSelect,
+OpPhi), through calls (a callee's parameter has the roots of every argument passed for it; a
+call's result, those of every value its callee returns), to a fixed point. A pointer made any
+other way (loaded from memory, made from an integer, taken out of a composite) may point
+anywhere. Then every instruction that may write through a pointer operand adds that operand's
+roots; the only pointer operands known not to be written are those of the instructions below
+that read (a load, the source of a copy, a comparison ...). One write through a pointer that may
+point anywhere means any parameter may be written.
+"""
+
+from __future__ import annotations
+
+from .check_races import reachable
+
+ANYWHERE = -1     # a root: the pointer may point into any buffer
+
+# Instructions whose result has the roots of their pointer operands.
+_DERIVING = frozenset((
+    "OpAccessChain", "OpInBoundsAccessChain", "OpPtrAccessChain", "OpInBoundsPtrAccessChain",
+    "OpUntypedAccessChainKHR", "OpUntypedInBoundsAccessChainKHR", "OpUntypedPtrAccessChainKHR",
+    "OpUntypedInBoundsPtrAccessChainKHR", "OpCopyObject", "OpBitcast", "OpPtrCastToGeneric",
+    "OpGenericCastToPtr", "OpGenericCastToPtrExplicit", "OpSelect", "OpPhi",
+))
+# Instructions that only read through (or compare, or merely name) their pointer operands.
+_READING = frozenset((
+    "OpLoad", "OpAtomicLoad", "OpPtrEqual", "OpPtrNotEqual", "OpPtrDiff", "OpConvertPtrToU",
+    "OpGenericPtrMemSemantics", "OpLifetimeStart", "OpLifetimeStop", "OpReturnValue",
+    "OpFunctionCall", "OpName", "OpDecorate", "OpUntypedArrayLengthKHR", "OpArrayLength",
+    *_DERIVING,
+))
+# OpenCL.std instructions that only read through their pointers.
+_READING_EXT = ("vload", "prefetch", "printf")
+# Instructions that write through one operand (word index) and only read the others.
+_WRITES_ONE = {"OpStore": 1, "OpCopyMemory": 1, "OpCopyMemorySized": 1, "OpGroupAsyncCopy": 4}
+
+
+def written_parameters(module, kernel) -> frozenset | None:
+    """The indices of the kernel's parameters it may write through (a ``Function``, the
+    entry point's); None when a write through a pointer of unknown origin may reach any."""
+    functions = reachable(module, kernel)
+    bodies = {fn.id: fn for fn in module.functions if fn.blocks}
+    pointer = _PointerTypes(module)
+    roots: dict[int, frozenset] = {param.words[2]: frozenset((i,))
+                                   for i, param in enumerate(kernel.parameters) if pointer(param.words[2])}
+    returns: dict[int, frozenset] = {}
+
+    def of(value: int) -> frozenset:
+        return roots.get(value, frozenset())
+
+    def join(key: int, more: frozenset, table: dict) -> bool:
+        old = table.get(key, frozenset())
+        if more <= old:
+            return False
+        table[key] = old | more
+        return True
+
+    changed = True
+    while changed:
+        changed = False
+        for fn in functions:
+            for block in fn.blocks:
+                for inst in block.instructions:
+                    name = inst.opname
+                    if name == "OpFunctionCall":
+                        callee = bodies.get(inst.words[3])
+                        if callee is not None:
+                            for param, arg in zip(callee.parameters, inst.words[4:]):
+                                if pointer(arg):
+                                    changed |= join(param.words[2], of(arg), roots)
+                            if pointer(inst.words[2]):
+                                changed |= join(inst.words[2], returns.get(callee.id, frozenset()), roots)
+                        elif pointer(inst.words[2]):
+                            changed |= join(inst.words[2], frozenset((ANYWHERE,)), roots)
+                        continue
+                    if name == "OpReturnValue" and pointer(inst.words[1]):
+                        changed |= join(fn.id, of(inst.words[1]), returns)
+                        continue
+                    result = inst.result_id
+                    if result is None or inst.type_id is None or not pointer(result):
+                        continue
+                    if name in _DERIVING:
+                        sources = [v for v in inst.id_operands()[1:] if pointer(v)]
+                        found = frozenset().union(*map(of, sources)) if sources else frozenset((ANYWHERE,))
+                    elif name in ("OpVariable", "OpUntypedVariableKHR", "OpUndef", "OpConstantNull"):
+                        continue      # private, local or program-scope memory, or no memory
+                    else:
+                        found = frozenset((ANYWHERE,))
+                    changed |= join(result, found, roots)
+
+    written: set[int] = set()
+    for fn in functions:
+        for block in fn.blocks:
+            for inst in block.instructions:
+                for value in _written_operands(inst, bodies, pointer):
+                    written |= of(value)
+    if ANYWHERE in written:
+        return None
+    return frozenset(written)
+
+
+def _written_operands(inst, bodies: dict, pointer) -> list[int]:
+    """The pointer operands ``inst`` may write through."""
+    name = inst.opname
+    if name in _WRITES_ONE:
+        index = _WRITES_ONE[name]
+        return [inst.words[index]] if index < len(inst.words) else []
+    if name == "OpFunctionCall" and inst.words[3] not in bodies:
+        return [v for v in inst.words[4:] if pointer(v)]     # a function without a body here
+    if name in _READING:
+        return []
+    if name == "OpExtInst" and inst.ext_set is not None:
+        desc = getattr(inst.ext_set, "by_opcode", {}).get(inst.words[4])
+        if desc is not None and desc.opname.startswith(_READING_EXT):
+            return []
+    return [v for v in inst.id_operands() if pointer(v)]
+
+
+class _PointerTypes:
+    """pointer(id): whether value ``id`` is a pointer (cached per type)."""
+
+    def __init__(self, module):
+        self.module = module
+        self.types: dict[int, bool] = {}
+
+    def __call__(self, value: int) -> bool:
+        inst = self.module.definition(value)
+        if inst is None or inst.type_id is None:
+            return False
+        known = self.types.get(inst.type_id)
+        if known is None:
+            t = self.module.definition(inst.type_id)
+            known = t is not None and t.opname in ("OpTypePointer", "OpTypeUntypedPointerKHR")
+            self.types[inst.type_id] = known
+        return known
