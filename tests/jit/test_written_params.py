@@ -23,6 +23,10 @@ kernel void saxpy(float s, global const float *x, global float *y) {
   size_t i = get_global_id(0);
   y[i] = s * x[i] + y[i];
 }
+kernel void shift(global const float *a, global float *c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i + 1];
+}
 void put(global float *p, size_t i) { p[i] = 1; }
 kernel void through_helper(global float *a, global float *b, global float *c) {
   size_t i = get_global_id(0);
@@ -68,6 +72,7 @@ def program():
 @pytest.mark.parametrize("name, written", [
     ("vadd", {2}),
     ("saxpy", {2}),
+    ("shift", {1}),
     ("through_helper", {0, 2}),
     ("returned", {0, 1}),
     ("lost_origin", None),
@@ -84,13 +89,13 @@ def test_written_parameters(program, name, written):
     assert (None if found is None else set(found)) == written
 
 
-def _shadow(regions, race_free):
+def _shadow(regions, race_free, unwritten=None):
     """A RaceShadow attached to a context listing ``regions`` ((base, end) pairs)."""
     ctx = np.zeros(CONTEXT["_words"], np.int64)
     table = np.array(regions, np.uint64)
     ctx[CONTEXT["regions"]] = table.ctypes.data
     ctx[CONTEXT["region_count"]] = len(regions)
-    shadow = RaceShadow(0, frozenset(race_free))
+    shadow = RaceShadow(0, frozenset(race_free), unwritten)
     shadow.attach(ctx)
     return shadow
 
@@ -99,6 +104,14 @@ def test_race_free_regions_get_no_shadow():
     shadow = _shadow([(4096, 8192), (16384, 20480), (32768, 36864)], {4096, 16384})
     assert shadow.checked_bytes == 4096
     assert sorted(shadow.table[:, 0][shadow.table[:, 0] != 0]) == [32768]
+
+
+def test_reads_skip_the_check_only_when_every_unwritten_buffer_is_race_free():
+    regions = [(4096, 8192), (16384, 20480)]
+    assert _shadow(regions, {4096}, frozenset({4096})).unwritten_free
+    assert not _shadow(regions, {4096}, None).unwritten_free            # the kernel may write any
+    # an unwritten buffer overlapping a written one keeps its shadow: its reads are checked
+    assert not _shadow([(4096, 8192), (4100, 8196)], {4100}, frozenset({4100})).unwritten_free
 
 
 def test_overlapping_regions_share_one_shadow():
@@ -143,6 +156,14 @@ def test_shifted_alias_of_a_read_only_parameter_races(program):
     y = np.ones(n + 1, np.float32)
     found = _races(program.kernel("saxpy")((n,), (64,), np.float32(2), y[1:], y[:-1], checks="races",
                                             report=True))
+    assert found
+
+
+def test_same_array_for_a_read_only_and_a_written_parameter_races(program):
+    # shift with a and c the same array: work-item i reads x[i + 1], which work-item i + 1
+    # writes. a's parameter is never written, but its buffer is c's.
+    x = np.arange(257, dtype=np.float32)
+    found = _races(program.kernel("shift")((256,), (64,), x, x, checks="races", report=True))
     assert found
 
 

@@ -91,6 +91,7 @@ from .abi import CONTEXT, THREAD, _layout
 from .check_passes import CHECK_STATE, I1, I64, PTR, _word
 from .intrinsics import store_atomic
 from .loop_cuts import is_cut
+from .written_params import ANYWHERE, pointer_roots, reachable
 
 # The launch's race state (int64 words; CHECK_STATE["races"] holds its address).
 RACE_STATE = _layout([
@@ -104,6 +105,8 @@ RACE_STATE = _layout([
     ("local_stride", 1),     # bytes of one of them
     ("local_limit", 1),      # bytes of a group's local memory they cover (the kernel's own: not
                              # the uninitialized check's shadow that may follow them in the block)
+    ("unwritten_free", 1),   # 1: every parameter the kernel never writes through is bound to a
+                             # buffer nothing writes (reads through them skip the check)
 ])
 TABLE_ENTRY = _layout([("base", 1), ("end", 1), ("delta", 1)])   # shadow of addr: delta + (addr >> 2) * 8
 THREAD_BLOCK = _layout([
@@ -141,6 +144,7 @@ class RaceCheck:
         self.passes = passes
         self._copy_calls = 0     # a copy checks its target, then its source
         self._between_groups = None   # see Fences above (known once the kernel is)
+        self._roots = None            # jit/written_params.py's pointer_roots, once needed
 
     # ----- events -------------------------------------------------------------------------------
     def access(self, fl, ptr, addr, base, end, size, kind: str, claimed) -> None:
@@ -150,6 +154,13 @@ class RaceCheck:
         if write is None or not self._may_be_shared(fl, kind):
             return
         b = fl.builder
+        if not write and self._reads_unwritten(fl):
+            # Through parameters the kernel never writes: their buffers have no shadow (nothing
+            # to record) when the launch bound them to buffers nothing writes.
+            fixed = _Fixed(fl.ml, b)
+            state = fixed.load(_word(b, fixed.load(_word(b, fl.ctx, CONTEXT["checks"]), PTR), CHECK_STATE["races"]), PTR)
+            free = b.icmp_unsigned("!=", fixed.load(_word(b, state, RACE_STATE["unwritten_free"])), _c(0))
+            claimed = free if claimed is None else b.or_(claimed, free)
         with b.if_then(b.not_(claimed)) if claimed is not None else contextlib.nullcontext():
             b.call(self._helper(write, atomic), [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, _c(fl.site("data race")),
                                                  addr, base, end, size])
@@ -244,18 +255,24 @@ class RaceCheck:
     def _may_be_shared(self, fl, kind: str) -> bool:
         """False when the instruction's pointer is known to be private (Function, Private) or
         __constant memory: no other work-item can write it."""
-        inst = fl.current
-        if inst is None or kind == "copy":
-            return True
-        pointer = {"OpLoad": 3, "OpStore": 1, "OpAtomicStore": 1, "OpAtomicFlagClear": 1}.get(inst.opname)
-        if pointer is None and inst.opname.startswith("OpAtomic"):
-            pointer = 3
-        if pointer is None:
-            return True
-        t = fl.ml.module.type_of(inst.words[pointer]) if pointer < len(inst.words) else None
+        pointer = _pointer_operand(fl.current) if kind != "copy" else None
+        t = fl.ml.module.type_of(pointer) if pointer is not None else None
         if t is None:     # an operand without a type here: decide at run time
             return True
         return fl.types[t.result_id].storage not in ("Function", "Private", "UniformConstant")
+
+    def _reads_unwritten(self, fl) -> bool:
+        """Whether the current instruction's pointer points only into parameters the kernel
+        never writes through (jit/written_params.py)."""
+        pointer = _pointer_operand(fl.current)
+        kernel = self.passes.kernel_function
+        if pointer is None or kernel is None:
+            return False
+        if self._roots is None:
+            self._roots = pointer_roots(fl.ml.module, kernel)
+        roots, written = self._roots
+        found = roots.get(pointer)
+        return bool(found) and written is not None and ANYWHERE not in found and not found & written
 
     # ----- the JIT'd helpers ------------------------------------------------------------------
     def _thread_block(self, b: ir.IRBuilder, ctx, ts) -> ir.Value:
@@ -511,21 +528,7 @@ _SEMANTICS = {"OpMemoryBarrier": (2,), "OpAtomicStore": (3,), "OpAtomicFlagClear
               "OpAtomicCompareExchange": (5, 6), "OpAtomicCompareExchangeWeak": (5, 6)}
 
 
-_OP_FUNCTION_CALL = 57
 _COMPARE_EXCHANGE = ("OpAtomicCompareExchange", "OpAtomicCompareExchangeWeak")
-
-
-def reachable(module, kernel) -> list:
-    """The kernel's function and every function it calls, directly or not."""
-    by_id = {fn.id: fn for fn in module.functions}
-    seen, todo = {kernel.id: kernel}, [kernel]
-    while todo:
-        for block in todo.pop().blocks:
-            for inst in block.instructions:
-                if inst.opcode == _OP_FUNCTION_CALL and inst.words[3] in by_id and inst.words[3] not in seen:
-                    seen[inst.words[3]] = by_id[inst.words[3]]
-                    todo.append(by_id[inst.words[3]])
-    return list(seen.values())
 
 
 def publishes(module, functions) -> bool:
@@ -547,6 +550,16 @@ def publishes(module, functions) -> bool:
                     if bits & _CROSS_WORKGROUP and (bits & _ORDERING or name == "OpMemoryBarrier"):
                         return True
     return False
+
+
+def _pointer_operand(inst) -> int | None:
+    """The pointer a load, store or atomic accesses memory through."""
+    if inst is None:
+        return None
+    index = {"OpLoad": 3, "OpStore": 1, "OpAtomicStore": 1, "OpAtomicFlagClear": 1}.get(inst.opname)
+    if index is None and inst.opname.startswith("OpAtomic"):
+        index = 3
+    return inst.words[index] if index is not None and index < len(inst.words) else None
 
 
 def _conflict(b: ir.IRBuilder, write: bool, atomic: bool, accessed, written, plain, plain_written):

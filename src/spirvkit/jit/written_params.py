@@ -17,7 +17,7 @@ point anywhere means any parameter may be written.
 
 from __future__ import annotations
 
-from .check_races import reachable
+from ..spirv.names import OP
 
 ANYWHERE = -1     # a root: the pointer may point into any buffer
 
@@ -41,9 +41,29 @@ _READING_EXT = ("vload", "prefetch", "printf")
 _WRITES_ONE = {"OpStore": 1, "OpCopyMemory": 1, "OpCopyMemorySized": 1, "OpGroupAsyncCopy": 4}
 
 
+def reachable(module, kernel) -> list:
+    """The kernel's function and every function it calls, directly or not."""
+    by_id = {fn.id: fn for fn in module.functions}
+    seen, todo = {kernel.id: kernel}, [kernel]
+    while todo:
+        for block in todo.pop().blocks:
+            for inst in block.instructions:
+                if inst.opcode == OP.FunctionCall and inst.words[3] in by_id and inst.words[3] not in seen:
+                    seen[inst.words[3]] = by_id[inst.words[3]]
+                    todo.append(by_id[inst.words[3]])
+    return list(seen.values())
+
+
 def written_parameters(module, kernel) -> frozenset | None:
     """The indices of the kernel's parameters it may write through (a ``Function``, the
     entry point's); None when a write through a pointer of unknown origin may reach any."""
+    return pointer_roots(module, kernel)[1]
+
+
+def pointer_roots(module, kernel) -> tuple[dict, frozenset | None]:
+    """({pointer id: the parameters it may point into}, ``written_parameters``). A pointer
+    into private, local or program-scope memory has no roots; one that may point anywhere has
+    ANYWHERE among them."""
     functions = reachable(module, kernel)
     bodies = {fn.id: fn for fn in module.functions if fn.blocks}
     pointer = _PointerTypes(module)
@@ -100,9 +120,7 @@ def written_parameters(module, kernel) -> frozenset | None:
             for inst in block.instructions:
                 for value in _written_operands(inst, bodies, pointer):
                     written |= of(value)
-    if ANYWHERE in written:
-        return None
-    return frozenset(written)
+    return roots, (None if ANYWHERE in written else frozenset(written))
 
 
 def _written_operands(inst, bodies: dict, pointer) -> list[int]:

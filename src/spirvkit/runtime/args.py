@@ -142,8 +142,10 @@ class BoundArgs:
     local_shadow: int = 0
     # (parameter index, region base) of the buffers declared write_only() (also in buffers).
     write_only: list[tuple[int, int]] = field(default_factory=list)
-    # Bases of the buffers no work-item writes (the races check gives them no shadow).
+    # Bases of the buffers no work-item writes (the races check gives them no shadow), and of
+    # those bound to parameters the kernel never writes through (None: it may write any).
     race_free: frozenset = frozenset()
+    unwritten: frozenset | None = None
 
 
 def scalar_dtype(t: SpvType):
@@ -229,20 +231,22 @@ def bind(slots: list[ArgSlot], args_bytes: int, types: TypeTable, args: tuple, s
         else:
             data = _value_bytes(value, t, where, types)
             block[slot.offset: slot.offset + len(data)] = np.frombuffer(data, np.uint8)
+    race_free, unwritten = _race_free(read_only, buffers, written, read_only_ok)
     return BoundArgs(block, regions, local_args, (local_at + 63) // 64 * 64, keep, constant_bytes, read_only,
-                     buffers, uninit, write_only=write_only_,
-                     race_free=_race_free(read_only, buffers, written, read_only_ok))
+                     buffers, uninit, write_only=write_only_, race_free=race_free, unwritten=unwritten)
 
 
-def _race_free(read_only: list, buffers: list, written: frozenset | None, stopped: bool) -> frozenset:
-    """Bases of the buffers bound only to parameters no work-item writes through: not in
-    ``written``, or read-only ones whose writes the access check stops (``stopped``)."""
+def _race_free(read_only: list, buffers: list, written: frozenset | None, stopped: bool) -> tuple:
+    """(``race_free``, ``unwritten``): the bases of the buffers bound only to parameters no
+    work-item writes through (not in ``written``, or read-only ones whose writes the access
+    check stops: ``stopped``), and of the buffers bound to parameters not in ``written``."""
     if written is None and not stopped:
-        return frozenset()
+        return frozenset(), None
     bound = read_only + buffers
     writable = {base for index, base in bound
                 if (written is None or index in written) and not (stopped and (index, base) in read_only)}
-    return frozenset(base for _, base in bound) - writable
+    free = frozenset(base for _, base in bound) - writable
+    return free, None if written is None else frozenset(base for index, base in bound if index not in written)
 
 
 # Pointer parameters that take None: a NULL buffer, as clSetKernelArg allows for them.

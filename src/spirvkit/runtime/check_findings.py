@@ -148,7 +148,7 @@ class CheckState:
         self.words[CHECK_STATE["write_only"]] = self.write_only.ctypes.data if bound.write_only else 0
         if "uninitialized" in mode_checks(compiled.mode)[1]:   # (first: it doubles the local block)
             self._uninitialized(compiled, bound)
-        self.races = (RaceShadow(bound.local_bytes - bound.local_shadow, bound.race_free)   # (local: not the uninitialized shadow)
+        self.races = (RaceShadow(bound.local_bytes - bound.local_shadow, bound.race_free, bound.unwritten)   # (local: not the uninitialized shadow)
                       if "races" in mode_checks(compiled.mode)[1] else None)
         self.sizes = None
 

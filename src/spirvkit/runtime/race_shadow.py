@@ -38,9 +38,11 @@ def _delta(shadow: np.ndarray, base: int) -> int:
 class RaceShadow:
     """Allocated when the launch context is filled in (``attach``): it reads the region table."""
 
-    def __init__(self, local_bytes: int, race_free: frozenset = frozenset()):
+    def __init__(self, local_bytes: int, race_free: frozenset = frozenset(), unwritten: frozenset | None = None):
         self.local_bytes = local_bytes   # the kernel's own local memory (not another check's shadow)
         self.race_free = race_free       # bases of the regions no work-item writes (args.py)
+        self.unwritten = unwritten       # ... bound to parameters the kernel never writes through
+        self.unwritten_free = False      # whether they all got no shadow (RACE_STATE's word)
         self.words = np.zeros(RACE_STATE["_words"], np.int64)
         self.shadows: list[np.ndarray] = []
         self.checked_bytes = 0       # bytes of the memory it shadows (global regions + local blocks)
@@ -60,9 +62,10 @@ class RaceShadow:
             base, end = int(pairs[2 * k]), int(pairs[2 * k + 1])
             if end > base > 0:
                 regions[base] = max(end, regions.get(base, 0))
-        entries = []
+        entries, skipped = [], set()
         for members in _overlapping(regions):
             if all(base in self.race_free for base, _ in members):
+                skipped.update(base for base, _ in members)
                 continue
             start, stop = members[0][0], max(end for _, end in members)
             shadow = np.zeros(_granules(start, stop), np.int64)
@@ -95,6 +98,9 @@ class RaceShadow:
         w[RACE_STATE["local_shadow"]] = local.ctypes.data
         w[RACE_STATE["local_stride"]] = stride
         w[RACE_STATE["local_limit"]] = self.local_bytes
+        # (a buffer overlapping one that is written keeps its shadow, and its reads their checks)
+        self.unwritten_free = self.unwritten is not None and self.unwritten <= skipped
+        w[RACE_STATE["unwritten_free"]] = int(self.unwritten_free)
         return int(self.words.ctypes.data)
 
 
