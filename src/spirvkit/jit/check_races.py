@@ -127,6 +127,9 @@ EPOCH_SHIFT, EPOCH_BITS = 23, 12
 COPY_SHIFT = 35
 ITEM_SHIFT, ITEM_BITS = 36, 28
 OWN_FIELDS = 0x3FF               # PA, PW, AA, AW: what the recorded work-item itself did
+# The record's work-item, interval, and the fields that say other work-items were there too (SR,
+# SX): equal to an access's identity, the record is that work-item's alone in its interval.
+_IDENTITY_FIELDS = ~(OWN_FIELDS | (0xF << GA_SHIFT) | (0xF << GW_SHIFT)) & ((1 << 64) - 1)
 GRANULE = 4
 
 
@@ -415,6 +418,24 @@ class RaceCheck:
         bytes_ = b.and_(b.sub(b.shl(_c(1), high), _c(1)), b.not_(b.sub(b.shl(_c(1), low), _c(1))))
         slot = b.inttoptr(b.add(delta, b.shl(granule, _c(3))), PTR)
         record = b.load_atomic(slot, "monotonic", 8, typ=I64)
+        if atomic:
+            masks = _c((1 << AA_SHIFT) | ((1 << AW_SHIFT) if write else 0))
+        else:
+            masks = b.or_(bytes_, b.shl(bytes_, _c(PW_SHIFT))) if write else bytes_
+        # The common cases, with nothing to compare: a granule nobody has accessed yet (a
+        # streaming kernel's every access), and one this work-item alone has accessed in this
+        # interval (a read-modify-write): the record is this access, or gains it.
+        following_block = fn.append_basic_block("granule.next")
+        known_block = fn.append_basic_block("granule.known")
+        seen_block = fn.append_basic_block("granule.seen")
+        mine_alone = b.and_(b.icmp_unsigned("==", b.and_(record, _c(_IDENTITY_FIELDS)), identity), b.not_(saturated))
+        b.cbranch(b.or_(b.icmp_unsigned("==", record, _c(0)), mine_alone), known_block, seen_block)
+        b.position_at_end(known_block)
+        gained = b.or_(record, b.or_(identity, masks))
+        with b.if_then(b.icmp_unsigned("!=", gained, record)):
+            store_atomic(b, gained, slot, "monotonic", 8)
+        b.branch(following_block)
+        b.position_at_end(seen_block)
 
         def field(shift, width=0xF):
             return b.and_(b.lshr(record, _c(shift)), _c(width))
@@ -467,10 +488,6 @@ class RaceCheck:
                               b.select(race_reader, b.shl(readers, _c(SR_SHIFT)), _c(1 << SX_SHIFT)))
             b.call(self.passes.recorder(), [ctx, ts, lx, ly, lz, site, addr, base, end, size, detail,
                                             zero, zero, zero])
-        if atomic:
-            masks = _c((1 << AA_SHIFT) | ((1 << AW_SHIFT) if write else 0))
-        else:
-            masks = b.or_(bytes_, b.shl(bytes_, _c(PW_SHIFT))) if write else bytes_
         mine = b.or_(identity, masks)
         # A record replacing another: the other's atomic write when they were concurrent (SX);
         # its group's plain accesses when it is the same group (GA, GW).
@@ -493,8 +510,10 @@ class RaceCheck:
         # overwrite what a concurrent group just stored there.
         with b.if_then(b.or_(in_local, b.icmp_unsigned("!=", updated, record))):
             store_atomic(b, updated, slot, "monotonic", 8)
+        b.branch(following_block)
+        b.position_at_end(following_block)
         following = b.add(granule, _c(1))
-        granule.add_incoming(following, b.block)
+        granule.add_incoming(following, following_block)
         b.cbranch(b.icmp_unsigned("<=", following, last), body, leave)
 
         b.position_at_end(leave)
