@@ -1,7 +1,9 @@
 """The ``exec`` target: mutants of the valid kernel modules of tests/data/kernels that the
 validator still accepts, each kernel launched in checked mode (a third of the launches with every
 dynamic check, ``checks="all"``) over a small NDRange with small arguments and a timeout. Every buffer sits between guard bytes: a launch (finished or stopped by
-a fault) that changed one wrote outside the buffers it was given (a ``guard`` finding)."""
+a fault) that changed one wrote outside the buffers it was given (a ``guard`` finding). A launch
+that changed a buffer bound to a parameter jit/written_params.py says the kernel never writes
+through is a ``mismatch``: the races check would have left that buffer unchecked."""
 
 from __future__ import annotations
 
@@ -96,7 +98,7 @@ def _arguments(program, kernel, rng):
     fn = kernel._spv_fn
     params = types[fn.function_type].params
     args, guarded = [], []
-    for info, t in zip(kernel.args, params):
+    for index, (info, t) in enumerate(zip(kernel.args, params)):
         if info.address_space in ("global", "constant", "generic"):
             nbytes = 64 * max(4, min(info.size or 4, 64))
             raw = np.full(nbytes + 2 * GUARD + 64, PATTERN, np.uint8)
@@ -104,7 +106,7 @@ def _arguments(program, kernel, rng):
             view = raw[at: at + nbytes]
             view[:] = np.frombuffer(rng.randbytes(nbytes), np.uint8) & 0x0F
             args.append(view)
-            guarded.append((raw, at, nbytes))
+            guarded.append((raw, at, nbytes, index, view.copy()))
         elif info.address_space == "local":
             args.append(spirvkit.LocalMemory(256))
         else:
@@ -136,6 +138,8 @@ def execute(data: bytes) -> tuple[str, str]:
     if spirvkit.validate(data, target_env=ENV):
         # Only valid modules are this target's inputs: the shrinker must keep them valid too.
         return "error", "the validator rejects the module"
+    from spirvkit.jit.written_params import written_parameters
+
     program = spirvkit.Program(data)
     rng = random.Random(zlib.crc32(data))
     outcome = ("ok", "")
@@ -153,7 +157,12 @@ def execute(data: bytes) -> tuple[str, str]:
         except spirvkit.SpirvkitError as exc:
             outcome = ("error", f"{type(exc).__name__}: {str(exc)[:200]}")
         finally:
-            for raw, at, nbytes in guarded:
+            for raw, at, nbytes, _, _ in guarded:
                 if (raw[:at] != PATTERN).any() or (raw[at + nbytes:] != PATTERN).any():
                     return "guard", f"kernel {name!r} wrote outside a {nbytes}-byte buffer"
+        written = written_parameters(program.module, kernel._spv_fn)
+        for raw, at, nbytes, index, before in guarded:
+            if written is not None and index not in written and (raw[at: at + nbytes] != before).any():
+                return "mismatch", (f"kernel {name!r} wrote through parameter {index}, which "
+                                    f"written_parameters says it never writes through")
     return outcome

@@ -56,6 +56,10 @@ kernel void copies(global float *dst, global const float *src, local float *tile
   e = async_work_group_copy(dst, tile, 16, 0);
   wait_group_events(1, &e);
 }
+kernel void enqueues(global float *a, global const float *b) {
+  enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1),
+                 ^{ a[0] = b[0]; });                      // the child writes a
+}
 kernel void stored_pointer(global float *a, global float *b) {
   global float *private_copy[1];
   private_copy[0] = a;                   // a pointer stored to memory, loaded back: anywhere
@@ -80,6 +84,7 @@ def program():
     ("atomics", {0, 2}),
     ("copies", {0, 2}),                  # dst, and the __local tile
     ("stored_pointer", None),
+    ("enqueues", None),
 ])
 def test_written_parameters(program, name, written):
     module = program.module

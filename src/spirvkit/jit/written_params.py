@@ -12,7 +12,8 @@ other way (loaded from memory, made from an integer, taken out of a composite) m
 anywhere. Then every instruction that may write through a pointer operand adds that operand's
 roots; the only pointer operands known not to be written are those of the instructions below
 that read (a load, the source of a copy, a comparison ...). One write through a pointer that may
-point anywhere means any parameter may be written.
+point anywhere means any parameter may be written, and so does a kernel that enqueues others
+(its children write what they will).
 """
 
 from __future__ import annotations
@@ -118,6 +119,8 @@ def pointer_roots(module, kernel) -> tuple[dict, frozenset | None]:
     for fn in functions:
         for block in fn.blocks:
             for inst in block.instructions:
+                if inst.opname == "OpEnqueueKernel":
+                    written.add(ANYWHERE)     # the child kernels it enqueues write what they will
                 for value in _written_operands(inst, bodies, pointer):
                     written |= of(value)
     return roots, (None if ANYWHERE in written else frozenset(written))
