@@ -59,8 +59,8 @@ from .jit.kernel import plan_kernel
 from .jit.resources import kernel_resources
 from .jit.types import TypeTable, c_type_name
 from .jit.written_params import written_parameters
-from .jit.check_passes import mode_checks, mode_with_checks
-from .runtime.args import LocalMemory, bind, declares_access
+from .jit.check_passes import UNMARKED, mode_checks, mode_with_checks
+from .runtime.args import LocalMemory, bind, declares_access, uninit_marked
 from .runtime.check_findings import launch_checks
 from .runtime.images import launch_key
 from .runtime.launch import LoadedKernel, launch
@@ -470,6 +470,17 @@ class Kernel:
         module made it meanwhile), stored in the cache and linked. Takes no lock of the kernel."""
         return LoadedKernel(self.program._compiled(self.name, mode, local_size, "optimized", images))
 
+    def _launch_checks(self, checks, unchecked: bool, args) -> frozenset:
+        """The checks beyond bounds of a launch's build: those ``checks=`` names, the access
+        check for arguments that declare their access, and the UNMARKED build of the
+        uninitialized check when no argument is a buffer marked uninitialised."""
+        extra = launch_checks(checks, unchecked)
+        if not unchecked and _declares_access(self.args, args):
+            extra |= {"access"}
+        if "uninitialized" in extra and not any(map(uninit_marked, args)):
+            extra |= {UNMARKED}     # global memory needs no tracking (check_passes.UNMARKED)
+        return extra
+
     def compile(self, unchecked: bool = False, local_size=None, optimized: bool = False, args=(),
                 checks=None) -> Kernel:
         """Compiles now rather than at the first launch (for launches with ``local_size``, when
@@ -483,7 +494,7 @@ class Kernel:
         its error if it failed. ``args``: the launches' arguments, for a kernel with images or
         samplers, which is compiled for their formats and samplers (only those are looked at).
         ``checks``: the build for launches with these dynamic checks (see ``__call__``)."""
-        mode = mode_with_checks("unchecked" if unchecked else "checked", launch_checks(checks, unchecked))
+        mode = mode_with_checks("unchecked" if unchecked else "checked", self._launch_checks(checks, unchecked, args))
         images = launch_key(args)
         self._checked_resources()
         size = None
@@ -555,9 +566,7 @@ class Kernel:
         check on for the launch: a write to a read-only buffer is a finding, and is not
         performed; a read of a write-only one is a finding, and is performed. ``unchecked=True``
         launches ignore those declarations."""
-        extra = launch_checks(checks, unchecked)
-        if not unchecked and _declares_access(self.args, args):
-            extra |= {"access"}
+        extra = self._launch_checks(checks, unchecked, args)
         mode = mode_with_checks("unchecked" if unchecked else "checked", extra)
         report_mode = mode_with_checks("report", extra)
         ndrange = make_ndrange(global_size, local_size, global_offset, self.required_local_size)

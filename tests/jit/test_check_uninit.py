@@ -236,6 +236,20 @@ def test_buffers_the_host_declares_uninitialized(program):
     assert program.kernel("copy_buffer")(16, 8, spirvkit.uninitialized(16, np.float32), out) is None   # unchecked
 
 
+def test_launches_without_marked_buffers_use_their_own_build(program):
+    """A launch with no buffer marked uninitialised runs a build that tracks no global memory
+    (check_passes.UNMARKED); the next launch with a marked one still finds its read."""
+    k = program.kernel("copy_buffer")
+    out = np.zeros(16, np.float32)
+    assert _run(k, np.arange(16, dtype=np.float32), out) == []
+    modes = set(mode for mode, *_ in k._variants)
+    assert any("unmarked" in mode for mode in modes)
+    [f] = _run(k, spirvkit.uninitialized(16, np.float32), out)
+    assert f.what == "uninitialized value stored to global memory"
+    assert set(mode for mode, *_ in k._variants) - modes       # a build of its own
+    assert _run(k, spirvkit.read_only(spirvkit.uninitialized(16, np.float32)), out)   # declared: still marked
+
+
 def test_memcpy_like_copies_carry_undefined_bytes():
     kernel = spirvkit.Program(spirvkit.assemble(COPIES, target_env="opencl2.0")).kernel("copy_twice")
     out = np.zeros(8, np.uint32)

@@ -42,6 +42,9 @@ PTR = ir.PointerType()
 # "not supported yet" error rather than silently accepted.
 CHECK_NAMES = ("bounds", "races", "uninitialized", "barriers", "pointers", "access", "events")
 IMPLEMENTED = ("bounds", "races", "barriers", "pointers", "access", "uninitialized", "events")
+# Not a check: a build variant of "uninitialized" for launches where no buffer is marked
+# uninitialised (the host marks them), so that its global memory needs no tracking.
+UNMARKED = "unmarked"
 
 # The check state of a launch (int64 words; CONTEXT["checks"] holds its address).
 CHECK_STATE = _layout([

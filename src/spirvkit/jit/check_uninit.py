@@ -39,7 +39,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .abi import CONTEXT, THREAD
-from .check_passes import CHECK_STATE, I1, I32, I64, PTR, _word
+from .check_passes import CHECK_STATE, I1, I32, I64, PTR, UNMARKED, _word
 from .constants import OP_UNDEF
 from .function import Ptr
 from .intrinsics import intrinsic
@@ -84,6 +84,9 @@ class UninitCheck:
     def __init__(self, passes):
         self.passes = passes
         self.ml = passes.ml
+        # No buffer of the launch is marked uninitialised (check_passes.UNMARKED): global memory
+        # is all defined, and its accesses fold away.
+        self.global_untracked = UNMARKED in passes.checks
 
     # ----- value shadows --------------------------------------------------------------------
     def shape(self, t) -> ir.Type | None:
@@ -516,10 +519,11 @@ class UninitCheck:
         tag = b.add(b.urem(b.add(linear, salt), ir.Constant(I64, 254)), ir.Constant(I64, 1))
         return b.trunc(tag, I8)
 
-    @staticmethod
-    def _marked(b, bases, base):
+    def _marked(self, b, bases, base):
         """Whether ``base`` is a buffer the host marked uninitialised."""
         found = ir.Constant(I1, 0)
+        if self.global_untracked:
+            return found
         for marked in bases:
             found = b.or_(found, b.icmp_unsigned("==", base, marked))
         return found
@@ -533,7 +537,7 @@ class UninitCheck:
         at = fl.alloca_builder if fl is not None else b
         half = at.lshr(at.load(_word(at, ts, THREAD["local_bytes"]), typ=I64), ir.Constant(I64, 1))
         bases = []
-        if self.passes.kernel_params:
+        if self.passes.kernel_params and not self.global_untracked:
             state = at.load(_word(at, ctx, CONTEXT["checks"]), typ=PTR)
             table = at.load(_word(at, state, CHECK_STATE["uninit"]), typ=PTR)
             bases = [at.load(_word(at, table, k), typ=I64) for k in range(self.passes.kernel_params)]

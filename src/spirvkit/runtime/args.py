@@ -80,6 +80,12 @@ def _uninit_marked(value) -> bool:
         and value._uninit_shadow.ctypes.data == value.ctypes.data + value.nbytes
 
 
+def uninit_marked(value) -> bool:
+    """Whether a launch argument is a buffer marked uninitialised (see ``_uninit_marked``),
+    declared read-only or write-only or not."""
+    return _uninit_marked(value.array if isinstance(value, DeclaredAccess) else value)
+
+
 class DeclaredAccess:
     """A buffer argument with the access the host declares for one launch: made by
     :func:`read_only` or :func:`write_only` (the ``CL_MEM_READ_ONLY`` / ``CL_MEM_WRITE_ONLY`` of
