@@ -130,6 +130,7 @@ OWN_FIELDS = 0x3FF               # PA, PW, AA, AW: what the recorded work-item i
 # The record's work-item, interval, and the fields that say other work-items were there too (SR,
 # SX): equal to an access's identity, the record is that work-item's alone in its interval.
 _IDENTITY_FIELDS = ~(OWN_FIELDS | (0xF << GA_SHIFT) | (0xF << GW_SHIFT)) & ((1 << 64) - 1)
+_WRITE_FIELDS = (0xF << PW_SHIFT) | (1 << AW_SHIFT) | (1 << SX_SHIFT)   # a write is recorded
 GRANULE = 4
 
 
@@ -423,15 +424,32 @@ class RaceCheck:
         else:
             masks = b.or_(bytes_, b.shl(bytes_, _c(PW_SHIFT))) if write else bytes_
         # The common cases, with nothing to compare: a granule nobody has accessed yet (a
-        # streaming kernel's every access), and one this work-item alone has accessed in this
-        # interval (a read-modify-write): the record is this access, or gains it.
+        # streaming kernel's every access), one this work-item alone has accessed in this
+        # interval (a read-modify-write), and, in local memory, one last accessed before the
+        # latest barrier or by another group (a record that orders nothing: it is replaced).
         following_block = fn.append_basic_block("granule.next")
         known_block = fn.append_basic_block("granule.known")
         seen_block = fn.append_basic_block("granule.seen")
         mine_alone = b.and_(b.icmp_unsigned("==", b.and_(record, _c(_IDENTITY_FIELDS)), identity), b.not_(saturated))
-        b.cbranch(b.or_(b.icmp_unsigned("==", record, _c(0)), mine_alone), known_block, seen_block)
+        peers = b.icmp_unsigned("<", b.and_(b.sub(b.lshr(record, _c(ITEM_SHIFT)), group_start), item_mask), items)
+        now = b.icmp_unsigned("==", b.and_(b.lshr(record, _c(EPOCH_SHIFT)), _c((1 << EPOCH_BITS) - 1)), epoch)
+        stale = b.and_(in_local, b.not_(b.and_(b.and_(peers, now), b.not_(saturated))))
+        known = b.or_(b.or_(b.icmp_unsigned("==", record, _c(0)), mine_alone), stale)
+        if not write and not atomic:
+            # And a plain read of bytes other work-items of its group already read in this
+            # interval, with no write there (a tile in local memory that a work-group reads
+            # after a barrier): the record already says so; nothing to compare or store.
+            read_block = fn.append_basic_block("granule.read")
+            b.cbranch(known, known_block, read_block)
+            b.position_at_end(read_block)
+            read_only = b.icmp_unsigned("==", b.and_(record, _c(_WRITE_FIELDS)), _c(0))
+            covered = b.icmp_unsigned("==", b.and_(b.lshr(record, _c(SR_SHIFT)), bytes_), bytes_)
+            seen_before = b.and_(b.and_(b.and_(peers, now), b.and_(read_only, covered)), b.not_(saturated))
+            b.cbranch(seen_before, following_block, seen_block)
+        else:
+            b.cbranch(known, known_block, seen_block)
         b.position_at_end(known_block)
-        gained = b.or_(record, b.or_(identity, masks))
+        gained = b.or_(b.select(stale, _c(0), record), b.or_(identity, masks))
         with b.if_then(b.icmp_unsigned("!=", gained, record)):
             store_atomic(b, gained, slot, "monotonic", 8)
         b.branch(following_block)
