@@ -62,16 +62,10 @@ def test_assemble_disassemble_validate_need_no_numpy_nor_llvmlite():
     assert heavy(found) == []
 
 
-@pytest.mark.parametrize("args", [
-    ["--version"],
-    ["dis", str(VADD), "-o", "-"],
-    ["info", str(VADD)],
-    ["val", "--target-env", "opencl2.2", str(VADD)],
-    ["as", "-", "-o", "-"],
-    ["cc", "--help"],
-])
-def test_cli_commands_import_nothing_heavy(args):
-    code = f"""
+
+def _run_cli(args) -> str:
+    """Code that runs ``spirvkit <args>`` in-process on a tiny module, its output discarded."""
+    return f"""
         import io, sys
         from spirvkit import cli
         sys.stdin = io.TextIOWrapper(io.BytesIO(b"OpCapability Shader\\nOpMemoryModel Logical GLSL450\\n"))
@@ -83,9 +77,55 @@ def test_cli_commands_import_nothing_heavy(args):
         sys.stdout = sys.__stdout__
         assert status in (0, None), status
         """
+
+@pytest.mark.parametrize("args", [
+    ["--version"],
+    ["dis", str(VADD), "-o", "-"],
+    ["info", str(VADD)],
+    ["val", "--target-env", "opencl2.2", str(VADD)],
+    ["as", "-", "-o", "-"],
+    ["cc", "--help"],
+])
+def test_cli_commands_import_nothing_heavy(args):
+    code = _run_cli(args)
     found = imported_after(code)
     assert heavy(found) == []
     assert found["spirvkit.validate.validator"] == (args[0] == "val")
+
+
+# What the commands that only read or write SPIR-V leave out at start-up, once the grammar cache
+# is there (issue 19): argparse (plain command lines go through cli._parse_quickly), dataclasses
+# and typing (the grammar and module records are hand-written), the pickle module (the cache is
+# read with the C unpickler alone), fractions (only reading float literals needs it).
+START_UP_SKIPS = ("argparse", "dataclasses", "inspect", "typing", "pickle", "fractions", "json", "xml")
+
+
+@pytest.mark.parametrize("args", [
+    ["--version"],
+    ["dis", str(VADD), "-o", "-"],
+    ["dis", "--raw-id", "--comment", str(VADD)],
+    ["info", str(VADD)],
+    ["as", "--target-env", "spv1.2", "-", "-o", "-"],
+    ["val", "--target-env", "opencl2.2", str(VADD)],
+])
+def test_spirv_commands_start_with_few_imports(args, tmp_path):
+    # (the validator's own records are still dataclasses: val imports dataclasses and inspect)
+    skips = [n for n in START_UP_SKIPS if args[0] != "val" or n not in ("dataclasses", "inspect")]
+    code = textwrap.dedent(_run_cli(args) + f"""
+        print("imported:", *[n for n in {skips!r} if n in sys.modules])
+        """)
+    env = dict(_env(), SPIRVKIT_CACHE_DIR=str(tmp_path))
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+            for _ in range(2)]   # the first fills the grammar cache (parsing JSON, pickling)
+    assert all(r.returncode == 0 for r in runs), runs[-1].stderr
+    assert runs[1].stdout.strip().splitlines()[-1] == "imported:"
+
+
+def test_import_spirvkit_imports_neither_typing_nor_dataclasses():
+    probe = "import sys, spirvkit; print([n for n in ('typing', 'dataclasses') if n in sys.modules])"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=_env())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def test_cc_imports_the_compiler_but_not_the_jit(tmp_path):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import TYPE_CHECKING
 
 from ._lazy import lazy_exports
 from ._version import __version__
@@ -67,6 +66,7 @@ _LAZY = {
     "ValidatorOptions": ".validate",
 }
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (type checkers assume True)
 if TYPE_CHECKING:
     from .api import ArgInfo, Kernel, LocalMemory, Program
     from .clc.compiler import compile_cl

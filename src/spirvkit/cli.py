@@ -6,7 +6,6 @@ message and the exit status is 1.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -157,102 +156,174 @@ def _cmd_val(args) -> int:
     return 1 if diagnostics else 0
 
 
-_VAL_HELP = "validate a SPIR-V binary for a target environment"
-_RUN_HELP = "run an OpenCL kernel from a SPIR-V module on the CPU"
+# The arguments of the commands a build system runs over and over (as, dis, info, and val:
+# _val_command), in argparse's vocabulary: name -> (description, arguments), an argument being
+# (flags, add_argument's keywords, plus "group": the title of an argument group). One table for
+# both parsers: argparse's, built from it, and the quick one (_parse_quickly), which reads plain
+# command lines without importing argparse.
+_ARGUMENT_TABLES = {
+    "as": (
+        "Assemble SPIR-V assembly text (SPIRV-Tools' format) to a binary module. "
+        "Output matches spirv-as word for word except the generator word.",
+        (
+            (("input",), dict(help="assembly file ('-' for standard input)")),
+            (("-o",), dict(dest="output", default="out.spv",
+                           help="output file ('-' for standard output; default out.spv)")),
+            (("--target-env",), dict(
+                default=DEFAULT_TARGET_ENV, choices=list(TARGET_ENV_VERSIONS), metavar="ENV",
+                help=f"target environment; picks the SPIR-V version in the header (default {DEFAULT_TARGET_ENV}): "
+                + ", ".join(TARGET_ENV_VERSIONS))),
+            (("--preserve-numeric-ids",), dict(
+                action="store_true", help="numeric ids (%%12) keep their values; named ids fill the gaps from 1")),
+            (("--version",), dict(action="version", version=f"spirvkit as {__version__}")),
+        ),
+    ),
+    "dis": (
+        "Disassemble a SPIR-V binary (either endianness). Output matches spirv-dis.",
+        (
+            (("input",), dict(help="binary module ('-' for standard input)")),
+            (("-o",), dict(dest="output", default=None, help="output file (default standard output)")),
+            (("--raw-id",), dict(action="store_true", help="show raw id numbers instead of friendly names")),
+            (("--no-header",), dict(action="store_true", help="omit the header comment")),
+            (("--no-indent",), dict(action="store_true", help="do not indent instructions")),
+            (("--offsets",), dict(action="store_true", help="show each instruction's byte offset in a comment")),
+            (("--comment",), dict(action="store_true", help="add section headings and decoration comments")),
+            (("--version",), dict(action="version", version=f"spirvkit dis {__version__}")),
+        ),
+    ),
+    "info": (
+        "Print a summary of a SPIR-V binary: version, generator, capabilities, entry points.",
+        (
+            (("input",), dict(help="binary module ('-' for standard input)")),
+            (("--version",), dict(action="version", version=f"spirvkit info {__version__}")),
+        ),
+    ),
+}
+_HIDDEN = object()  # a help that is argparse.SUPPRESS (the quick parser has no help to print)
 
 
-def _add_val_parser(sub) -> None:
+def _val_command() -> tuple:
+    """val's table entry; built when needed, since its target environments come from the
+    validator's package."""
     from .validate.env import TARGET_ENVS
 
     envs = [e for e in TARGET_ENVS if not e.startswith("universal")]
-    p = sub.add_parser(
-        "val",
-        help=_VAL_HELP,
-        description="Validate a SPIR-V binary: the universal SPIR-V rules, and the OpenCL or Vulkan environment "
-        "rules of --target-env. Prints nothing and exits 0 when the module is valid; otherwise prints one "
-        "diagnostic per error (rule id, spec section, instruction, word offset) and exits 1.",
-    )
-    p.add_argument("input", help="binary module ('-' for standard input)")
-    p.add_argument("--target-env", default="spv1.6", choices=list(TARGET_ENVS), metavar="ENV",
-                   help="target environment (default spv1.6): " + ", ".join(envs) + " (universal1.x = spv1.x)")
-    p.add_argument("--max-errors", type=int, default=1, metavar="N",
-                   help="report up to N errors (default 1; 0 = all)")
-    g = p.add_argument_group("OpenCL 3.0 device features (opencl3.0 and opencl3.0embedded only)")
+    features = "OpenCL 3.0 device features (opencl3.0 and opencl3.0embedded only)"
+    arguments = [
+        (("input",), dict(help="binary module ('-' for standard input)")),
+        (("--target-env",), dict(default="spv1.6", choices=list(TARGET_ENVS), metavar="ENV",
+                                 help="target environment (default spv1.6): " + ", ".join(envs)
+                                 + " (universal1.x = spv1.x)")),
+        (("--max-errors",), dict(type=int, default=1, metavar="N", help="report up to N errors (default 1; 0 = all)")),
+    ]
     for name in _VAL_FEATURES:
         flag = name.replace("_", "-")
-        g.add_argument(f"--{flag}", dest=name, action="store_true", default=None, help=argparse.SUPPRESS)
-        g.add_argument(f"--no-{flag}", dest=name, action="store_false",
-                       help=f"--{flag} / --no-{flag}: the device has / lacks this feature")
-    g.add_argument("--address-bits", type=int, choices=(32, 64), help="require Physical32 or Physical64")
-    g.add_argument("--extension", action="append", metavar="cl_khr_NAME",
-                   help="a device extension that enables capabilities (repeatable)")
-    p.add_argument("--version", action="version", version=f"spirvkit val {__version__}")
-    p.set_defaults(func=_cmd_val)
+        arguments += [
+            ((f"--{flag}",), dict(dest=name, action="store_true", default=None, help=_HIDDEN, group=features)),
+            ((f"--no-{flag}",), dict(dest=name, action="store_false", group=features,
+                                     help=f"--{flag} / --no-{flag}: the device has / lacks this feature")),
+        ]
+    arguments += [
+        (("--address-bits",), dict(type=int, choices=(32, 64), help="require Physical32 or Physical64",
+                                   group=features)),
+        (("--extension",), dict(action="append", metavar="cl_khr_NAME", group=features,
+                                help="a device extension that enables capabilities (repeatable)")),
+        (("--version",), dict(action="version", version=f"spirvkit val {__version__}")),
+    ]
+    return ("Validate a SPIR-V binary: the universal SPIR-V rules, and the OpenCL or Vulkan environment rules of "
+            "--target-env. Prints nothing and exits 0 when the module is valid; otherwise prints one diagnostic "
+            "per error (rule id, spec section, instruction, word offset) and exits 1.", tuple(arguments))
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command line's parser. ``command`` (the first argument, when main() parses) builds
-    only that subcommand in full: the others are listed, so that argparse knows them, but without
-    their arguments, whose choices and help would import the validator (``val``) or numpy
-    (``run``) for nothing. None builds every subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="spirvkit",
-        description="The SPIR-V compute stack: assemble, disassemble and inspect SPIR-V modules.",
-    )
-    parser.add_argument("--version", action="version", version=f"spirvkit {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+def _command_table(name: str) -> tuple:
+    """(description, arguments, the function that runs it) of as, dis, info or val."""
+    funcs = {"as": _cmd_as, "dis": _cmd_dis, "info": _cmd_info, "val": _cmd_val}
+    return (_val_command() if name == "val" else _ARGUMENT_TABLES[name]) + (funcs[name],)
 
-    p = sub.add_parser(
-        "as",
-        help="assemble SPIR-V assembly text (SPIRV-Tools format) to a binary",
-        description="Assemble SPIR-V assembly text (SPIRV-Tools' format) to a binary module. "
-        "Output matches spirv-as word for word except the generator word.",
-    )
-    p.add_argument("input", help="assembly file ('-' for standard input)")
-    p.add_argument("-o", dest="output", default="out.spv", help="output file ('-' for standard output; default out.spv)")
-    p.add_argument(
-        "--target-env",
-        default=DEFAULT_TARGET_ENV,
-        choices=list(TARGET_ENV_VERSIONS),
-        metavar="ENV",
-        help=f"target environment; picks the SPIR-V version in the header (default {DEFAULT_TARGET_ENV}): "
-        + ", ".join(TARGET_ENV_VERSIONS),
-    )
-    p.add_argument(
-        "--preserve-numeric-ids",
-        action="store_true",
-        help="numeric ids (%%12) keep their values; named ids fill the gaps from 1",
-    )
-    p.add_argument("--version", action="version", version=f"spirvkit as {__version__}")
-    p.set_defaults(func=_cmd_as)
 
-    p = sub.add_parser(
-        "dis",
-        help="disassemble a SPIR-V binary to assembly text",
-        description="Disassemble a SPIR-V binary (either endianness). Output matches spirv-dis.",
-    )
-    p.add_argument("input", help="binary module ('-' for standard input)")
-    p.add_argument("-o", dest="output", default=None, help="output file (default standard output)")
-    p.add_argument("--raw-id", action="store_true", help="show raw id numbers instead of friendly names")
-    p.add_argument("--no-header", action="store_true", help="omit the header comment")
-    p.add_argument("--no-indent", action="store_true", help="do not indent instructions")
-    p.add_argument("--offsets", action="store_true", help="show each instruction's byte offset in a comment")
-    p.add_argument("--comment", action="store_true", help="add section headings and decoration comments")
-    p.add_argument("--version", action="version", version=f"spirvkit dis {__version__}")
-    p.set_defaults(func=_cmd_dis)
+def _add_table_parser(sub, name: str, help: str) -> None:
+    import argparse
 
-    p = sub.add_parser(
-        "info",
-        help="print a summary of a SPIR-V binary",
-        description="Print a summary of a SPIR-V binary: version, generator, capabilities, entry points.",
-    )
-    p.add_argument("input", help="binary module ('-' for standard input)")
-    p.add_argument("--version", action="version", version=f"spirvkit info {__version__}")
-    p.set_defaults(func=_cmd_info)
+    description, arguments, func = _command_table(name)
+    p = sub.add_parser(name, help=help, description=description)
+    groups = {}
+    for flags, keywords in arguments:
+        keywords = dict(keywords)
+        title = keywords.pop("group", None)
+        if keywords.get("help") is _HIDDEN:
+            keywords["help"] = argparse.SUPPRESS
+        if title is not None and title not in groups:
+            groups[title] = p.add_argument_group(title)
+        (p if title is None else groups[title]).add_argument(*flags, **keywords)
+    p.set_defaults(func=func)
 
+
+def _parse_quickly(argv: list[str]):
+    """``argv`` parsed as argparse would parse it, without argparse (whose import and parser
+    building cost a small ``dis`` or ``as`` a third of its time), for as/dis/info/val command
+    lines in the plain forms: exact option names, a value as the next argument, each positional
+    once. Anything else (help, --version, an abbreviated option, ``-oFILE``, ``--opt=value``,
+    ``--``, an argument that starts with '-', a value that is not of the option's type or among
+    its choices, a missing or extra argument) gives None: argparse then parses it, and prints
+    its help or errors."""
+    from types import SimpleNamespace
+
+    if not argv or argv[0] not in ("as", "dis", "info", "val"):
+        return None
+    _, arguments, func = _command_table(argv[0])
+    values = {"command": argv[0]}
+    positionals, options = [], {}
+    for flags, keywords in arguments:
+        if not flags[0].startswith("-"):
+            positionals.append(flags[0])
+            continue
+        # argparse's dest: the first long flag (else the first flag) without its dashes
+        dest = keywords.get("dest") or next((f for f in flags if f.startswith("--")), flags[0]).lstrip("-").replace("-", "_")
+        action = keywords.get("action", "store")
+        for flag in flags:
+            options[flag] = dest, action, keywords
+        if action != "version":  # (whose dest argparse leaves unset)
+            default = keywords.get("default", {"store_true": False, "store_false": True}.get(action))
+            if isinstance(default, str) and "type" in keywords:
+                default = keywords["type"](default)  # argparse converts a string default
+            values.setdefault(dest, default)  # the first default wins, as in argparse
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg.startswith("-") and arg != "-":
+            dest, action, keywords = options.get(arg, (None, None, None))
+            if action in ("store_true", "store_false"):
+                values[dest] = action == "store_true"
+            elif action in ("store", "append") and i + 1 < len(argv):
+                value = argv[i + 1]
+                if value.startswith("-") and value != "-":
+                    return None
+                if "type" in keywords:
+                    try:
+                        value = keywords["type"](value)
+                    except (TypeError, ValueError):
+                        return None
+                if "choices" in keywords and value not in keywords["choices"]:
+                    return None
+                values[dest] = value if action == "store" else list(values[dest] or ()) + [value]
+                i += 1
+            else:  # unknown, abbreviated, --version, or a value missing
+                return None
+        elif positionals:
+            values[positionals.pop(0)] = arg
+        else:
+            return None
+        i += 1
+    if positionals:
+        return None
+    values["func"] = func
+    return SimpleNamespace(**values)
+
+
+def _add_amber_parser(sub, name: str, help: str) -> None:
     p = sub.add_parser(
         "amber",
-        help="run AmberScript compute tests (Vulkan compute shaders on the CPU)",
+        help=help,
         description="Run AmberScript (and VkScript) files: their compute subset, on spirvkit.vk; a command "
         "outside it is refused by name ('not supported yet'). Exits 0 iff every script ran and all its EXPECTs "
         "held; a failing EXPECT is named by its line with the first differing value. Several files: one line "
@@ -262,21 +333,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"spirvkit amber {__version__}")
     p.set_defaults(func=_cmd_amber)
 
-    if command in (None, "val"):
-        _add_val_parser(sub)
-    else:
-        sub.add_parser("val", help=_VAL_HELP)
 
-    if command not in (None, "run"):
-        sub.add_parser("run", help=_RUN_HELP)
-        _add_cc_entry(sub)
-        return parser
+def _add_run_parser(sub, name: str, help: str) -> None:
+    import argparse
 
     from .run_args import __doc__ as arg_forms
 
     p = sub.add_parser(
         "run",
-        help=_RUN_HELP,
+        help=help,
         description="Run one kernel of a SPIR-V module on the CPU and print (and save) its outputs.",
         epilog=arg_forms.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -298,14 +363,45 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                    help="sub-groups of N work-items (default: one sub-group per work-group)")
     p.add_argument("--version", action="version", version=f"spirvkit run {__version__}")
     p.set_defaults(func=_cmd_run)
-    _add_cc_entry(sub)
-    return parser
 
 
-def _add_cc_entry(sub) -> None:
+def _add_cc_entry(sub, name: str, help: str) -> None:
     # Listed for --help only: main() hands "cc" to _cmd_cc before argparse sees it.
-    sub.add_parser("cc", help="compile OpenCL C to SPIR-V (clang-style flags; spirvkit cc --help)",
-                   add_help=False)
+    sub.add_parser("cc", help=help, add_help=False)
+
+
+# The subcommands, in --help order: name -> (one-line help, the function that adds its parser).
+_SUBCOMMANDS = {
+    "as": ("assemble SPIR-V assembly text (SPIRV-Tools format) to a binary", _add_table_parser),
+    "dis": ("disassemble a SPIR-V binary to assembly text", _add_table_parser),
+    "info": ("print a summary of a SPIR-V binary", _add_table_parser),
+    "amber": ("run AmberScript compute tests (Vulkan compute shaders on the CPU)", _add_amber_parser),
+    "val": ("validate a SPIR-V binary for a target environment", _add_table_parser),
+    "run": ("run an OpenCL kernel from a SPIR-V module on the CPU", _add_run_parser),
+    "cc": ("compile OpenCL C to SPIR-V (clang-style flags; spirvkit cc --help)", _add_cc_entry),
+}
+
+
+def build_parser(command: str | None = None):
+    """The command line's parser. ``command`` (the first argument, when main() parses) builds
+    only that subcommand in full: the others are listed, so that argparse knows them and
+    ``spirvkit --help`` shows them, but without their arguments, which cost start-up time (and
+    whose choices and help would import the validator for ``val``, numpy for ``run``) for
+    nothing. None builds every subcommand."""
+    import argparse  # not at the top: as, dis, info and val usually go without it (_parse_quickly)
+
+    parser = argparse.ArgumentParser(
+        prog="spirvkit",
+        description="The SPIR-V compute stack: assemble, disassemble and inspect SPIR-V modules.",
+    )
+    parser.add_argument("--version", action="version", version=f"spirvkit {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (help, add_parser) in _SUBCOMMANDS.items():
+        if command is None or command == name or name == "cc":
+            add_parser(sub, name, help)
+        else:
+            sub.add_parser(name, help=help)
+    return parser
 
 
 CC_USAGE = """usage: spirvkit cc INPUT.cl [-o OUTPUT] [-S] [-cl-std=CL1.2|CL2.0|CL3.0] [-D NAME[=VAL]] [-I DIR]
@@ -388,12 +484,32 @@ def _cmd_cc(argv: list[str]) -> int:
     return 0
 
 
+def _version_fits_one_line() -> bool:
+    """Whether argparse would print ``spirvkit --version`` on one line: it wraps the text to the
+    terminal's width (COLUMNS, else the terminal's, else 80 columns) less 2, and never narrower
+    than 11 characters."""
+    import os
+
+    if "COLUMNS" in os.environ:
+        return False  # argparse decides
+    try:
+        columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return True  # not a terminal: 80 columns
+    return columns == 0 or columns - 2 >= len(f"spirvkit {__version__}")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] == "cc":
         return _cmd_cc(argv[1:])
-    parser = build_parser(argv[0] if argv else "")
-    args = parser.parse_args(argv)
+    if argv == ["--version"] and _version_fits_one_line():
+        print(f"spirvkit {__version__}")  # what argparse's version action prints, without argparse
+        raise SystemExit(0)
+    args = _parse_quickly(argv)
+    if args is None:
+        parser = build_parser(argv[0] if argv else "")
+        args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 1

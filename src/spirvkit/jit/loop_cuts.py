@@ -25,8 +25,6 @@ be a pass over the work-items' records.
 
 from __future__ import annotations
 
-import dataclasses
-
 from ..spirv.binary import Instruction
 from ..spirv.module import Block, Function
 from ..spirv.names import OP
@@ -69,7 +67,7 @@ def with_loop_cuts(fn: Function, uniform: set[int], module=None) -> tuple[Functi
         cuts += 1
         cut = Instruction(OP_CONTROL_BARRIER, [(1 << 16) | OP_CONTROL_BARRIER], (), offset=-cuts)
         blocks.append(Block(block.label, insts[:at] + [cut] + insts[at:]))
-    return dataclasses.replace(fn, blocks=blocks), inductions
+    return fn.replace(blocks=blocks), inductions
 
 
 def _cuttable_headers(fn: Function, uniform: set[int], module=None) -> tuple[set[int], set[int], set[int]]:

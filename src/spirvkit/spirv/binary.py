@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from typing import NamedTuple
+from collections import namedtuple
 
 from ..errors import BinaryError
 from .grammar import ID_KINDS, ExtInstSet, Grammar, InstructionDesc, OperandSpec, load_grammar, mask_bits
@@ -33,16 +33,16 @@ OP_EXT_INST_WITH_FORWARD_REFS = 4433
 EXT_INST_OPCODES = frozenset({OP_EXT_INST, OP_EXT_INST_WITH_FORWARD_REFS})
 
 
-class Operand(NamedTuple):
-    """One logical operand: its grammar kind and the words it occupies in its instruction.
+class Operand(namedtuple("Operand", ("kind", "offset", "count", "number"), defaults=(None,))):
+    """One logical operand: its grammar kind (str) and the words it occupies in its instruction
+    (offset, count).
 
     ``number`` is set for literal numbers whose form is known: 'u32', 'i64', 'f16', 'f32' ...
+    (a namedtuple, not a typing.NamedTuple: importing typing would cost every command more than
+    decoding a small module)
     """
 
-    kind: str
-    offset: int
-    count: int
-    number: str | None = None
+    __slots__ = ()
 
 
 _new = tuple.__new__  # builds an Operand without NamedTuple's slower constructor

@@ -15,8 +15,11 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from dataclasses import dataclass, field
+from _thread import allocate_lock
+from collections import namedtuple
 from pathlib import Path
+
+from .records import Record
 
 Version = tuple[int, int]
 
@@ -71,26 +74,34 @@ def _version(text: str | None) -> Version | None:
     return _share((int(major), int(minor)))
 
 
-@dataclass(frozen=True, slots=True)
-class OperandSpec:
-    """One operand slot of an instruction: its kind, quantifier ('', '?' or '*') and name."""
+class OperandSpec(namedtuple("OperandSpec", ("kind", "quantifier", "name"), defaults=("", ""))):
+    """One operand slot of an instruction: its kind, quantifier ('', '?' or '*') and name.
+    Immutable and equal by value (specs are shared between instructions)."""
 
-    kind: str
-    quantifier: str = ""
-    name: str = ""
+    __slots__ = ()
+
+    def __reduce__(self):
+        # Unpickled by tuple.__new__ (C), not by namedtuple's __new__ (a Python function per
+        # spec: a thousand calls each time the grammar cache is read).
+        return tuple.__new__, (OperandSpec, tuple(self))
 
 
-@dataclass(slots=True, eq=False, kw_only=True)
-class Availability:
+class Availability(Record):
     """What enables an instruction or an enumerant: capabilities (any one of them), extensions,
     the SPIR-V version range of the core, and its other names."""
 
-    capabilities: tuple[str, ...] = ()
-    extensions: tuple[str, ...] = ()
-    version: Version | None = (1, 0)
-    last_version: Version | None = None
-    aliases: tuple[str, ...] = ()
-    provisional: bool = False
+    __slots__ = ("capabilities", "extensions", "version", "last_version", "aliases", "provisional")
+    _fields = __slots__
+
+    def __init__(self, *, capabilities: tuple[str, ...] = (), extensions: tuple[str, ...] = (),
+                 version: Version | None = (1, 0), last_version: Version | None = None,
+                 aliases: tuple[str, ...] = (), provisional: bool = False):
+        self.capabilities = capabilities
+        self.extensions = extensions
+        self.version = version
+        self.last_version = last_version
+        self.aliases = aliases
+        self.provisional = provisional
 
 
 def _availability(entry: dict) -> dict:
@@ -104,23 +115,85 @@ def _availability(entry: dict) -> dict:
     )
 
 
-@dataclass(slots=True, eq=False)
 class Enumerant(Availability):
-    name: str
-    value: int
-    parameters: tuple[str, ...] = ()
+    __slots__ = ("name", "value", "parameters")
+    _fields = Availability._fields + __slots__
+
+    def __init__(self, name: str, value: int, parameters: tuple[str, ...] = (), **availability):
+        Availability.__init__(self, **availability)
+        self.name = name
+        self.value = value
+        self.parameters = parameters
 
 
-@dataclass(slots=True, eq=False)
-class OperandKind:
+class _Deferred(Record):
+    """A record whose bulky fields (``_deferred``) the grammar cache stores pickled on their own,
+    so that reading the cache builds them only for the objects a process uses: a small module
+    meets a dozen operand kinds and one extended set, not all the grammar's 1,000 enumerants.
+
+    Pickling gives (the other fields, the deferred ones pickled together); unpickling leaves
+    the deferred slots empty and keeps those bytes in ``_pickled``, and the first read of a
+    deferred field (``__getattr__``: its slot is empty) unpickles them. An object made by its
+    class's ``__init__`` (a grammar parsed from the JSON) has every field from the start."""
+
+    __slots__ = ("_pickled",)
+    _deferred: tuple[str, ...] = ()
+
+    def __reduce__(self):
+        import pickle
+
+        eager = tuple(getattr(self, name) for name in self._fields if name not in self._deferred)
+        deferred = pickle.dumps(tuple(getattr(self, name) for name in self._deferred), pickle.HIGHEST_PROTOCOL)
+        return _undefer, (type(self), eager, deferred)
+
+    def __getattr__(self, name: str):
+        # Called only for a name that is not set: a deferred field not unpickled yet, or a typo.
+        if name in self._deferred:
+            with _UNPICKLING:  # two threads must not unpickle two copies (identity matters)
+                try:
+                    pickled = object.__getattribute__(self, "_pickled")
+                except AttributeError:  # another thread has just done it
+                    pickled = None
+                if pickled is not None:
+                    try:
+                        from _pickle import loads
+                    except ImportError:  # an implementation without the C unpickler
+                        from pickle import loads
+
+                    for field, value in zip(self._deferred, loads(pickled)):
+                        object.__setattr__(self, field, value)
+                    object.__delattr__(self, "_pickled")
+            return object.__getattribute__(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+def _undefer(cls: type, eager: tuple, pickled: bytes):
+    """A :class:`_Deferred` from the grammar cache: its eager fields set, the others pickled."""
+    obj = cls.__new__(cls)
+    for name, value in zip((n for n in cls._fields if n not in cls._deferred), eager):
+        object.__setattr__(obj, name, value)
+    obj._pickled = pickled
+    return obj
+
+
+_UNPICKLING = allocate_lock()
+
+
+class OperandKind(_Deferred):
     """An operand kind: ``category`` is ValueEnum, BitEnum, Id, Literal or Composite."""
 
-    name: str
-    category: str
-    enumerants: tuple[Enumerant, ...] = ()
-    bases: tuple[str, ...] = ()
-    by_value: dict[int, Enumerant] = field(default_factory=dict)
-    by_name: dict[str, Enumerant] = field(default_factory=dict)
+    __slots__ = ("name", "category", "enumerants", "bases", "by_value", "by_name")
+    _fields = __slots__
+    _deferred = ("enumerants", "by_value", "by_name")
+
+    def __init__(self, name: str, category: str, enumerants: tuple[Enumerant, ...] = (), bases: tuple[str, ...] = (),
+                 by_value: dict[int, Enumerant] | None = None, by_name: dict[str, Enumerant] | None = None):
+        self.name = name
+        self.category = category
+        self.enumerants = enumerants
+        self.bases = bases
+        self.by_value = {} if by_value is None else by_value
+        self.by_name = {} if by_name is None else by_name
 
     @property
     def is_enum(self) -> bool:
@@ -131,33 +204,39 @@ class OperandKind:
         return self.category == "BitEnum"
 
 
-@dataclass(slots=True, eq=False)
 class InstructionDesc(Availability):
     """The grammar's description of one instruction (core or extended)."""
 
-    opname: str
-    opcode: int
-    operands: tuple[OperandSpec, ...]
-    klass: str = ""
-    has_type: bool = field(init=False)
-    has_result: bool = field(init=False)
+    __slots__ = ("opname", "opcode", "operands", "klass", "has_type", "has_result")
+    _fields = Availability._fields + __slots__
 
-    def __post_init__(self):
-        self.has_type = bool(self.operands) and self.operands[0].kind == "IdResultType"
-        self.has_result = any(o.kind == "IdResult" for o in self.operands[:2])
+    def __init__(self, opname: str, opcode: int, operands: tuple[OperandSpec, ...], klass: str = "", **availability):
+        Availability.__init__(self, **availability)
+        self.opname = opname
+        self.opcode = opcode
+        self.operands = operands
+        self.klass = klass
+        self.has_type = bool(operands) and operands[0].kind == "IdResultType"
+        self.has_result = any(o.kind == "IdResult" for o in operands[:2])
 
 
-@dataclass(slots=True, eq=False)
-class ExtInstSet:
+class ExtInstSet(_Deferred):
     """An extended instruction set (OpenCL.std, GLSL.std.450, a debug-info set ...)."""
 
-    import_name: str
-    file_stem: str
-    version: int | None
-    revision: int | None
-    by_opcode: dict[int, InstructionDesc]
-    by_name: dict[str, InstructionDesc]
-    operand_kinds: dict[str, OperandKind]
+    __slots__ = ("import_name", "file_stem", "version", "revision", "by_opcode", "by_name", "operand_kinds")
+    _fields = __slots__
+    _deferred = ("by_opcode", "by_name", "operand_kinds")
+
+    def __init__(self, import_name: str, file_stem: str, version: int | None, revision: int | None,
+                 by_opcode: dict[int, InstructionDesc], by_name: dict[str, InstructionDesc],
+                 operand_kinds: dict[str, OperandKind]):
+        self.import_name = import_name
+        self.file_stem = file_stem
+        self.version = version
+        self.revision = revision
+        self.by_opcode = by_opcode
+        self.by_name = by_name
+        self.operand_kinds = operand_kinds
 
     @property
     def is_non_semantic(self) -> bool:

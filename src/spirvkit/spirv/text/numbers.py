@@ -14,7 +14,12 @@ from __future__ import annotations
 
 import re
 import struct
-from fractions import Fraction
+
+# fractions.Fraction (exact values for reading floats) is imported where it is used: with decimal
+# and numbers it would cost every ``spirvkit dis`` about as much as disassembling a small module.
+TYPE_CHECKING = False
+if TYPE_CHECKING:     # (the annotations name it)
+    from fractions import Fraction
 
 # (exponent bits, fraction bits) per IEEE width
 _FORMATS = {16: (5, 10), 32: (8, 23), 64: (11, 52)}
@@ -176,6 +181,8 @@ _HEX_FLOAT_RE = re.compile(r"(-?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?p([+-]?
 
 def _round_fraction(value: Fraction, width: int, toward_zero: bool = False, layout=None) -> int:
     """Round an exact rational to IEEE bits (nearest-even, or toward zero); inf on overflow."""
+    from fractions import Fraction
+
     exp_bits, frac_bits = layout or _FORMATS[width]
     bias = (1 << (exp_bits - 1)) - 1
     sign = 0
@@ -230,6 +237,8 @@ def decimal_value(body: str) -> Fraction | None:
     """The exact value of an unsigned decimal float literal, Fraction(0) when it is too small
     for any float form, None when too large; decided from the exponent before any big power is
     built."""
+    from fractions import Fraction
+
     mantissa, _, exp_text = body.lower().partition("e")
     int_part, _, frac_part = mantissa.partition(".")
     digits = (int_part + frac_part).lstrip("0")
@@ -314,6 +323,8 @@ def parse_float(text: str, width: int, layout: tuple[int, int] | None = None) ->
 
 
 def _fraction_of(bits: int, width: int) -> Fraction:
+    from fractions import Fraction
+
     exp_bits, frac_bits = _FORMATS[width]
     bias = (1 << (exp_bits - 1)) - 1
     sign = -1 if bits >> (width - 1) & 1 else 1
