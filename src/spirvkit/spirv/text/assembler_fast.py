@@ -24,11 +24,12 @@ import re
 import struct
 import sys
 from array import array
-from itertools import compress, count, repeat
+from itertools import compress, count
 
 from ...errors import AssemblyError
 from ..binary import EXT_INST_OPCODES, encode_string
 from ..grammar import ID_KINDS, mask_bits
+from ..names import OP
 from .numbers import _DEC_FLOAT_RE, NumberError, parse_number
 
 _OP_RE = re.compile(r"Op[A-Z]")  # what starts an instruction, as in assembler._instruction_starts
@@ -37,12 +38,12 @@ _NO_LIMIT = 1 << 30  # a variadic plan's most operands (a longer instruction ove
 # A string's nul terminator and padding to a whole word, by its length in bytes mod 4.
 _PADDING = (b"\0\0\0\0", b"\0\0\0", b"\0\0", b"\0")
 
-_OP_EXT_INST = 12
-_OP_CONSTANT, _OP_SPEC_CONSTANT = 43, 50
-_OP_SWITCH = 251
+_OP_EXT_INST = OP.ExtInst
+_OP_CONSTANT, _OP_SPEC_CONSTANT = OP.Constant, OP.SpecConstant
+_OP_SWITCH = OP.Switch
 # Opcodes left to the general path: it records what they define (an extended instruction set,
 # the number form of an integer or float type).
-_GENERAL_ONLY = (EXT_INST_OPCODES - {_OP_EXT_INST}) | {11, 21, 22}
+_GENERAL_ONLY = (EXT_INST_OPCODES - {_OP_EXT_INST}) | {OP.ExtInstImport, OP.TypeInt, OP.TypeFloat}
 
 # Operand codes of a plan's tail (the operands after the leading ids).
 _ID, _INT, _STRING, _NUMBER, _VALUE, _MASK = range(6)
