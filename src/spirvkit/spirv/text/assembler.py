@@ -17,8 +17,9 @@ import re
 from ...errors import AssemblyError
 from ..binary import EXT_INST_OPCODES, MAGIC, UnknownExtInstSet, encode_string, float_form, words_to_bytes
 from ..grammar import ID_KINDS, Grammar, OperandSpec, load_grammar, mask_bits
+from ..names import OP
 from ..target_env import DEFAULT_TARGET_ENV, spirv_version_for
-from .assembler_fast import fast_words
+from .assembler_fast import _ID, _INT, _MASK, _NUMBER, _RESULT, _STRING, _VALUE, fast_words, operand_plan
 from .numbers import NumberError, parse_c_integer, infer_form, parse_number
 
 #: The generator word spirvkit writes: tool id 0 (spirvkit has no registered tool id yet).
@@ -36,12 +37,13 @@ _UNKNOWN_RE = re.compile(r"OpUnknown\(([0-9a-fA-FxX]+),([0-9a-fA-FxX]+)\)\Z")
 _REF_KINDS = frozenset({"IdRef", "IdResultType", "IdScope", "IdMemorySemantics"})
 
 # Operand codes of the fast path's plans (see _operand_plan).
-_P_ID, _P_RESULT, _P_INT, _P_STRING, _P_NUMBER, _P_VALUE, _P_MASK = range(7)
+# (the codes operand_plan gives: one plan reader for both paths)
+_P_ID, _P_RESULT, _P_INT, _P_STRING, _P_NUMBER, _P_VALUE, _P_MASK = _ID, _RESULT, _INT, _STRING, _NUMBER, _VALUE, _MASK
 # A plan for ids only: (_ALL_IDS, (operand tokens, where the result id goes), the general plan).
 _ALL_IDS = object()
 # Opcodes the fast path leaves to the general one: extended instructions (their operands depend
 # on the set), OpExtInstImport (it records the set), OpSwitch (literals typed by the selector).
-_GENERAL_ONLY = EXT_INST_OPCODES | {11, 251}
+_GENERAL_ONLY = EXT_INST_OPCODES | {OP.ExtInstImport, OP.Switch}
 
 
 def _operand_plan(desc, grammar: Grammar) -> tuple | None:
@@ -50,30 +52,9 @@ def _operand_plan(desc, grammar: Grammar) -> tuple | None:
     quantified ones (positional reading stays unambiguous)."""
     if desc.opcode in _GENERAL_ONLY:
         return None
-    plan = []
-    quantified = False
-    for spec in desc.operands:
-        kind, quant = spec.kind, spec.quantifier
-        okind = None
-        if kind == "IdResult":
-            code = _P_RESULT
-        elif kind in ID_KINDS:
-            code = _P_ID
-        elif kind == "LiteralInteger":
-            code = _P_INT
-        elif kind == "LiteralString":
-            code = _P_STRING
-        elif kind == "LiteralContextDependentNumber" and desc.opcode in (43, 50):
-            code = _P_NUMBER
-        else:
-            okind = grammar.operand_kinds.get(kind)
-            if okind is None or okind.category not in ("ValueEnum", "BitEnum"):
-                return None
-            code = _P_VALUE if okind.category == "ValueEnum" else _P_MASK
-        if quantified and not quant or (quant == "*" and code not in (_P_ID, _P_INT)):
-            return None
-        quantified = quantified or bool(quant)
-        plan.append((code, quant, okind))
+    plan = operand_plan(desc, desc.operands, grammar, result=_P_RESULT)
+    if plan is None:
+        return None
     if all(code in (_P_ID, _P_RESULT) and not quant for code, quant, _ in plan):
         codes = [code for code, _, _ in plan]
         result_at = codes.index(_P_RESULT) if _P_RESULT in codes else None

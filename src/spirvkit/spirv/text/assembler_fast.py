@@ -45,8 +45,8 @@ _OP_SWITCH = OP.Switch
 # the number form of an integer or float type).
 _GENERAL_ONLY = (EXT_INST_OPCODES - {_OP_EXT_INST}) | {OP.ExtInstImport, OP.TypeInt, OP.TypeFloat}
 
-# Operand codes of a plan's tail (the operands after the leading ids).
-_ID, _INT, _STRING, _NUMBER, _VALUE, _MASK = range(6)
+# Operand codes of a plan (this path's tails, the general path's planned reading: assembler.py).
+_ID, _INT, _STRING, _NUMBER, _VALUE, _MASK, _RESULT = range(7)
 
 
 class _GiveUp(Exception):
@@ -74,16 +74,19 @@ def _id_shape(specs) -> tuple[int, int, int] | None:
     return None
 
 
-def _tail_plan(desc, specs, lead: int, grammar) -> tuple | None:
-    """The codes of the operands after the ``lead`` ids, or None where one is beyond the plans.
-    As in the general path's planned reading: a quantified operand may be followed only by
-    quantified ones, and only ids and integers may repeat."""
+def operand_plan(desc, specs, grammar, result: int = _ID) -> tuple | None:
+    """(code, quantifier, operand kind) per operand of ``specs``, or None where one is beyond
+    the plans (``result``: the code of an IdResult). A quantified operand may be followed only
+    by quantified ones (positional reading stays unambiguous), and only ids and integers may
+    repeat."""
     plan = []
     quantified = False
-    for spec in specs[lead:]:
+    for spec in specs:
         kind, quant = spec.kind, spec.quantifier
         okind = None
-        if kind in ID_KINDS:
+        if kind == "IdResult":
+            code = result
+        elif kind in ID_KINDS:
             code = _ID
         elif kind == "LiteralInteger":
             code = _INT
@@ -280,7 +283,7 @@ def fast_words(asm) -> array | None:
         lead = 0
         while lead < len(specs) and specs[lead].kind in ID_KINDS and not specs[lead].quantifier:
             lead += 1
-        tail = None if desc.opcode == _OP_EXT_INST else _tail_plan(desc, specs, lead, grammar)
+        tail = None if desc.opcode == _OP_EXT_INST else operand_plan(desc, specs[lead:], grammar)
         special = None  # the commonest tails, written without tail_words()
         if desc.opcode == _OP_SWITCH:
             special = "switch"
