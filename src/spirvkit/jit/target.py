@@ -49,6 +49,7 @@ import llvmlite
 import llvmlite.binding as llvm
 
 from ..errors import SpirvkitError
+from .unmask import unmask
 
 _lock = threading.Lock()   # every LLVM operation of spirvkit runs holding it
 
@@ -243,6 +244,24 @@ def _optimise(mod, tm, pipeline: str) -> None:
         raise ValueError(f"unknown pipeline {pipeline!r} (one of {', '.join(PIPELINES)})")
 
 
+def _unmasked(mod):
+    """The optimised module with its masked vector loads and stores versioned (unmask.py); the
+    module itself when it has none (told by its declarations: printing it costs a tier-1 build)."""
+    if not any(fn.name.startswith(("llvm.masked.load.", "llvm.masked.store.")) for fn in mod.functions):
+        return mod
+    text = str(mod)
+    versioned = unmask(text)
+    if versioned is text:
+        return mod
+    try:
+        rewritten = llvm.parse_assembly(versioned)
+        rewritten.verify()
+    except RuntimeError:     # (a form unmask.py misread: the masked code is only slower)
+        return mod
+    mod.close()
+    return rewritten
+
+
 def compile_ir(ir_text: str, pipeline: str = "optimized") -> bytes:
     """Verifies and optimises LLVM IR text with one of ``PIPELINES``; returns a relocatable
     object file. In the background worker, each step takes the LLVM lock on its own."""
@@ -255,6 +274,7 @@ def compile_ir(ir_text: str, pipeline: str = "optimized") -> bytes:
             mod = _parse(ir_text)
         with _llvm_step():
             _optimise(mod, tm, pipeline)
+            mod = _unmasked(mod)
         with _llvm_step():
             obj = tm.emit_object(mod)
             mod.close()
@@ -262,6 +282,7 @@ def compile_ir(ir_text: str, pipeline: str = "optimized") -> bytes:
         with _llvm_step():
             mod = _parse(ir_text)
             _optimise(mod, tm, pipeline)
+            mod = _unmasked(mod)
             obj = tm.emit_object(mod)
             mod.close()
     stats[pipeline] += 1
