@@ -436,16 +436,25 @@ class RaceCheck:
         stale = b.and_(in_local, b.not_(b.and_(b.and_(peers, now), b.not_(saturated))))
         known = b.or_(b.or_(b.icmp_unsigned("==", record, _c(0)), mine_alone), stale)
         if not write and not atomic:
-            # And a plain read of bytes other work-items of its group already read in this
+            # And a plain read of bytes the recorded work-item of its group read in this
             # interval, with no write there (a tile in local memory that a work-group reads
-            # after a barrier): the record already says so; nothing to compare or store.
+            # after a barrier, a stencil's neighbours): nothing can conflict; the record keeps
+            # its work-item and notes the read in SR (what the comparison below would store,
+            # without it). Already noted: nothing to store.
             read_block = fn.append_basic_block("granule.read")
+            shared_block = fn.append_basic_block("granule.shared")
             b.cbranch(known, known_block, read_block)
             b.position_at_end(read_block)
             read_only = b.icmp_unsigned("==", b.and_(record, _c(_WRITE_FIELDS)), _c(0))
-            covered = b.icmp_unsigned("==", b.and_(b.lshr(record, _c(SR_SHIFT)), bytes_), bytes_)
-            seen_before = b.and_(b.and_(b.and_(peers, now), b.and_(read_only, covered)), b.not_(saturated))
-            b.cbranch(seen_before, following_block, seen_block)
+            inside = b.icmp_unsigned("==", b.and_(b.lshr(record, _c(PA_SHIFT)), bytes_), bytes_)
+            seen_before = b.and_(b.and_(b.and_(peers, now), b.and_(read_only, inside)), b.not_(saturated))
+            b.cbranch(seen_before, shared_block, seen_block)
+            b.position_at_end(shared_block)
+            itself = b.icmp_unsigned("==", b.lshr(record, _c(COPY_SHIFT)), who)
+            noted = b.select(itself, record, b.or_(record, b.shl(bytes_, _c(SR_SHIFT))))
+            with b.if_then(b.icmp_unsigned("!=", noted, record)):
+                store_atomic(b, noted, slot, "monotonic", 8)
+            b.branch(following_block)
         else:
             b.cbranch(known, known_block, seen_block)
         b.position_at_end(known_block)
