@@ -307,6 +307,19 @@ kernel void private_scratch(global int *out) {
     p[k] = k * (int)get_global_id(0);
   out[get_global_id(0)] = p[get_global_id(0) % 8];
 }
+
+// ----- store-only buffers (compact records), also passed for a parameter that reads ----------
+kernel void copy_into(global const int *src, global int *dst) {
+  dst[get_global_id(0)] = src[get_global_id(0)];
+}
+
+kernel void copy_halves(global const int *src, global int *dst) {
+  dst[get_global_id(0) / 2] = src[get_global_id(0)];
+}
+
+kernel void store_bytes(global char *out) {
+  out[get_global_id(0)] = 1;                        // neighbours store disjoint bytes of a word
+}
 """
 
 
@@ -626,9 +639,9 @@ def test_default_build_has_no_race_instrumentation(program):
     assert program.kernel("global_write_write")(64, 16, np.zeros(32, np.int32)) is None
 
 
-def test_shadow_is_twice_the_written_buffers(program, monkeypatch):
-    """vadd writes c only: a and b, which no work-item writes, get no shadow
-    (jit/written_params.py)."""
+@pytest.fixture
+def shadows(monkeypatch):
+    """The RaceShadow of every launch, once attached."""
     from spirvkit.runtime import race_shadow
 
     seen = []
@@ -640,14 +653,58 @@ def test_shadow_is_twice_the_written_buffers(program, monkeypatch):
         return address
 
     monkeypatch.setattr(race_shadow.RaceShadow, "attach", spy)
+    return seen
+
+
+def test_shadow_of_a_store_only_buffer_is_its_size(program, shadows):
+    """vadd writes c only, by plain stores, and has no barrier: c keeps compact (32-bit)
+    records, as many bytes as c; a and b, which no work-item writes, get no shadow
+    (jit/written_params.py)."""
     n = 1 << 16
     a, b, c = (np.zeros(n, np.float32) for _ in range(3))
     races(program, "vadd", n, 64, a, b, c)
-    [shadow] = seen
+    [shadow] = shadows
     buffers = 4 * n
     # c, and the module's program-scope variables (no local memory in this kernel)
     assert buffers <= shadow.checked_bytes < buffers + 16 * 1024
-    assert 2 * buffers <= shadow.shadow_bytes <= 2 * shadow.checked_bytes + 16 * 1024
+    [compact] = [s for s in shadow.shadows if s.dtype == np.uint32]
+    assert compact.nbytes == buffers
+    # (the program-scope variables' full records, twice their bytes, and the table)
+    assert shadow.shadow_bytes <= buffers + 2 * (shadow.checked_bytes - buffers) + 16 * 1024
+
+
+def test_shadow_of_a_buffer_read_and_written_is_twice_its_size(program, shadows):
+    n, groups = 1 << 14, 64
+    data, out = np.zeros(groups, np.int32), np.zeros(n, np.int32)
+    races(program, "between_groups_read", n, n // groups, data, out)
+    [shadow] = shadows
+    full = [s for s in shadow.shadows if s.dtype == np.int64 and s.size == groups]   # data's
+    assert full and shadow.shadow_bytes >= 2 * data.nbytes + out.nbytes
+
+
+def test_store_only_buffer_bound_to_a_reading_parameter_too(program, shadows):
+    """The same array for ``src`` (read) and ``dst`` (store-only): full records for both, and the
+    compact stores take the full helper. No work-item touches another's element: no finding."""
+    data = np.arange(256, dtype=np.int32)
+    assert races(program, "copy_into", 256, 64, data, data) == []
+    assert all(s.dtype == np.int64 for s in shadows[0].shadows)
+    assert (data == np.arange(256)).all()
+    # Two work-items store to each element: a race, found through the full records too.
+    data = np.arange(256, dtype=np.int32)
+    found = races(program, "copy_halves", 256, 64, data, data)
+    assert any(f.message.startswith("a write of 4 byte(s)") and "conflicts with a write by work-item" in f.message
+               for f in found)
+    # Apart, dst keeps compact records and the same race is found.
+    found = races(program, "copy_halves", 256, 64, np.arange(256, dtype=np.int32), np.zeros(128, np.int32))
+    assert [f.message.split(" by work-item")[0] for f in found] == \
+        ["a write of 4 byte(s) at byte offset 0 of argument 1 ('dst', __global) conflicts with a write"]
+    assert found[0].other_global_id == (found[0].global_id[0] ^ 1, 0, 0) and found[0].count == 128
+
+
+def test_store_only_disjoint_bytes_of_a_word_do_not_race(program):
+    out = np.zeros(256, np.int8)
+    assert races(program, "store_bytes", 256, 64, out) == []
+    assert (out == 1).all()
 
 
 def test_cli_check_races(tmp_path):

@@ -11,7 +11,7 @@ import pytest
 import spirvkit
 from spirvkit.clc.compiler import compile_cl
 from spirvkit.jit.abi import CONTEXT
-from spirvkit.jit.written_params import written_parameters
+from spirvkit.jit.written_params import store_only_parameters, written_parameters
 from spirvkit.runtime.race_shadow import RaceShadow
 
 SOURCE = r"""
@@ -65,6 +65,11 @@ kernel void stored_pointer(global float *a, global float *b) {
   private_copy[0] = a;                   // a pointer stored to memory, loaded back: anywhere
   *private_copy[0] = b[0];
 }
+kernel void with_barrier(global float *out, local float *t) {
+  t[get_local_id(0)] = 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[0];          // store-only, but a barrier orders work-items
+}
 """
 
 
@@ -92,6 +97,28 @@ def test_written_parameters(program, name, written):
     fn = next(f for f in module.functions if f.id == entry.function)
     found = written_parameters(module, fn)
     assert (None if found is None else set(found)) == written
+
+
+@pytest.mark.parametrize("name, store_only", [
+    ("vadd", {2}),
+    ("saxpy", set()),                    # y is read too
+    ("shift", {1}),
+    ("through_helper", set()),           # a store through a pointer to a or c; c is read too
+    ("returned", {0, 1}),                # stores through a pointer to a or b, both store-only
+    ("lost_origin", set()),              # a store that may reach any buffer
+    ("builtin_outputs", set()),          # fract and vstore2 write through their pointers
+    ("atomics", {2}),                    # c (its atomics' fences keep it full: check_races.py)
+    ("copies", set()),                   # async copies: group functions
+    ("stored_pointer", set()),
+    ("enqueues", set()),
+    ("with_barrier", set()),
+])
+def test_store_only_parameters(program, name, store_only):
+    """The parameters whose races the compact records follow (jit/check_races.py)."""
+    module = program.module
+    entry = module.entry_point(name)
+    fn = next(f for f in module.functions if f.id == entry.function)
+    assert set(store_only_parameters(module, fn)) == store_only
 
 
 def _shadow(regions, race_free, unwritten=None):

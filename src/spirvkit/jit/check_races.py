@@ -45,6 +45,16 @@ keeps false alarms out.
 When two work-items access disjoint bytes of a granule, the later one's record replaces the
 earlier one: a race on those bytes may then be missed, never invented.
 
+Compact records. A kernel without barriers, group functions or fences orders none of its
+work-items, so two accesses to a buffer it only stores to (written_params.store_only_parameters:
+plain stores, through pointers into such buffers alone) race exactly when different work-items
+store to the same bytes. Each granule of such a buffer has a 32-bit record instead (its shadow is
+as large as the buffer, not twice): bits 0-3 the bytes the recorded work-item stored, bits 4-31
+the work-item (the same 28 bits). A store by another work-item to bytes the record holds is a
+race; the record then names the later one. A buffer that is also bound to a parameter that is
+not store-only keeps full records (its table entry says which), and its compact stores take
+the full helper.
+
 Intervals. A kernel with barriers runs region by region (regions.py): every barrier (or
 collective) is a ``rendezvous``, where this check advances the thread's interval count of the
 memory the barrier's fence names (CLK_LOCAL_MEM_FENCE: local memory, CLK_GLOBAL_MEM_FENCE:
@@ -91,7 +101,9 @@ from .abi import CONTEXT, THREAD, _layout
 from .check_passes import CHECK_STATE, I1, I64, PTR, _word
 from .intrinsics import store_atomic
 from .loop_cuts import is_cut
-from .written_params import ANYWHERE, pointer_roots, reachable
+from .written_params import ANYWHERE, pointer_roots, reachable, store_only_parameters
+
+I32 = ir.IntType(32)
 
 # The launch's race state (int64 words; CHECK_STATE["races"] holds its address).
 RACE_STATE = _layout([
@@ -108,7 +120,11 @@ RACE_STATE = _layout([
     ("unwritten_free", 1),   # 1: every parameter the kernel never writes through is bound to a
                              # buffer nothing writes (reads through them skip the check)
 ])
-TABLE_ENTRY = _layout([("base", 1), ("end", 1), ("delta", 1)])   # shadow of addr: delta + (addr >> 2) * 8
+TABLE_ENTRY = _layout([
+    ("base", 1), ("end", 1),
+    ("delta", 1),            # shadow of addr: delta + (addr >> 2) * 8 (a compact one: * 4)
+    ("compact", 1),          # 1: compact records (see Compact records above)
+])
 THREAD_BLOCK = _layout([
     ("epoch_local", 1),      # the current interval of local memory (count of barriers that
                              # fence it, wrapping at EPOCH_BITS)
@@ -132,6 +148,7 @@ OWN_FIELDS = 0x3FF               # PA, PW, AA, AW: what the recorded work-item i
 _IDENTITY_FIELDS = ~(OWN_FIELDS | (0xF << GA_SHIFT) | (0xF << GW_SHIFT)) & ((1 << 64) - 1)
 _WRITE_FIELDS = (0xF << PW_SHIFT) | (1 << AW_SHIFT) | (1 << SX_SHIFT)   # a write is recorded
 GRANULE = 4
+COMPACT_ITEM_SHIFT = 4           # a compact record: bytes written (bits 0-3), its work-item above
 
 
 def table_slot(base: int, shift: int) -> int:
@@ -149,6 +166,7 @@ class RaceCheck:
         self._copy_calls = 0     # a copy checks its target, then its source
         self._between_groups = None   # see Fences above (known once the kernel is)
         self._roots = None            # jit/written_params.py's pointer_roots, once needed
+        self._store_only = None       # ... store_only_parameters (see Compact records)
 
     # ----- events -------------------------------------------------------------------------------
     def access(self, fl, ptr, addr, base, end, size, kind: str, claimed) -> None:
@@ -165,9 +183,9 @@ class RaceCheck:
             state = fixed.load(_word(b, fixed.load(_word(b, fl.ctx, CONTEXT["checks"]), PTR), CHECK_STATE["races"]), PTR)
             free = b.icmp_unsigned("!=", fixed.load(_word(b, state, RACE_STATE["unwritten_free"])), _c(0))
             claimed = free if claimed is None else b.or_(claimed, free)
+        helper = self._compact_helper() if self._compact_store(fl, kind) else self._helper(write, atomic)
         with b.if_then(b.not_(claimed)) if claimed is not None else contextlib.nullcontext():
-            b.call(self._helper(write, atomic), [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, _c(fl.site("data race")),
-                                                 addr, base, end, size])
+            b.call(helper, [fl.ctx, fl.ts, fl.lx, fl.ly, fl.lz, _c(fl.site("data race")), addr, base, end, size])
 
     def rendezvous(self, b: ir.IRBuilder, ctx, ts, low, barriers) -> None:
         """After a round of a region kernel: when the work-items wait at a real barrier (the
@@ -239,6 +257,24 @@ class RaceCheck:
             functions = reachable(ml.module, kernel) if kernel is not None else ml.module.functions
             self._between_groups = not publishes(ml.module, functions)
         return self._between_groups
+
+    @property
+    def store_only(self) -> frozenset:
+        """The parameters whose buffers keep compact records (see Compact records above)."""
+        if self._store_only is None:
+            kernel = self.passes.kernel_function
+            self._store_only = (store_only_parameters(self.passes.ml.module, kernel)
+                                if kernel is not None and self.between_groups else frozenset())
+        return self._store_only
+
+    def _compact_store(self, fl, kind: str) -> bool:
+        """Whether the current access is a plain store into store-only parameters alone."""
+        if kind != "store" or fl.current is None or fl.current.opname != "OpStore" or not self.store_only:
+            return False
+        if self._roots is None:
+            self._roots = pointer_roots(fl.ml.module, self.passes.kernel_function)
+        found = self._roots[0].get(_pointer_operand(fl.current))
+        return bool(found) and found <= self.store_only
 
     # ----- what an access is ------------------------------------------------------------------
     def _kind(self, fl, kind: str):
@@ -323,17 +359,26 @@ class RaceCheck:
         b.ret(block)
         return fn
 
+    def _access_function(self, name: str, *attributes: str) -> ir.Function:
+        """The module's function ``name`` of an access's arguments (ctx, ts, lx, ly, lz, site,
+        addr, base, end, size), declared now (no blocks yet) if it has none."""
+        ml = self.passes.ml
+        fn = ml.llvm.globals.get(name)
+        if fn is None:
+            fn = ir.Function(ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR] + [I64] * 8), name=name)
+            fn.linkage = "internal"
+            for attribute in attributes:
+                fn.attributes.add(attribute)
+        return fn
+
     def _helper(self, write: bool, atomic: bool, copy: bool = False) -> ir.Function:
         """race(ctx, ts, lx, ly, lz, site, addr, base, end, size): checks one access against the
         shadow and records it there (one helper per kind of access: its tests fold)."""
         ml = self.passes.ml
-        name = f"spirvkit.check.race.{'w' if write else 'r'}{'a' if atomic else 'p'}{'.copy' if copy else ''}"
-        fn = ml.llvm.globals.get(name)
-        if fn is not None:
+        fn = self._access_function(f"spirvkit.check.race.{'w' if write else 'r'}{'a' if atomic else 'p'}"
+                                   f"{'.copy' if copy else ''}", "alwaysinline")
+        if fn.blocks:
             return fn
-        fn = ir.Function(ml.llvm, ir.FunctionType(ir.VoidType(), [PTR, PTR] + [I64] * 8), name=name)
-        fn.linkage = "internal"
-        fn.attributes.add("alwaysinline")
         ctx, ts, lx, ly, lz, site, addr, base, end, size = fn.args
         b = ir.IRBuilder(fn.append_basic_block("entry"))
         leave = fn.append_basic_block("leave")
@@ -361,32 +406,10 @@ class RaceCheck:
         b.cbranch(local_fits, found, leave)
 
         b.position_at_end(lookup)
-        state = fixed.load(_word(b, fixed.load(_word(b, ctx, CONTEXT["checks"]), PTR), CHECK_STATE["races"]), PTR)
-        table = fixed.load(_word(b, state, RACE_STATE["table"]), PTR)
-        mask = fixed.load(_word(b, state, RACE_STATE["table_mask"]))
-        shift = fixed.load(_word(b, state, RACE_STATE["table_shift"]))
-        first_slot = b.lshr(b.mul(b.lshr(base, _c(4)), _c(HASH_MULTIPLIER)), shift)
-        probe = fn.append_basic_block("probe")
-        b.branch(probe)
-        b.position_at_end(probe)
-        index = b.phi(I64)
-        index.add_incoming(first_slot, lookup)
-        entry = b.gep(table, [b.mul(index, _c(TABLE_ENTRY["_words"]))], source_etype=I64)
-        key = fixed.load(_word(b, entry, TABLE_ENTRY["base"]))
-        hit = fn.append_basic_block("hit")
-        miss = fn.append_basic_block("miss")
-        b.cbranch(b.icmp_unsigned("==", key, base), hit, miss)
-        b.position_at_end(miss)
-        step = fn.append_basic_block("step")
-        b.cbranch(b.icmp_unsigned("==", key, _c(0)), leave, step)   # not a global region: private
-        b.position_at_end(step)
-        index.add_incoming(b.and_(b.add(index, _c(1)), mask), step)
-        b.branch(probe)
-        b.position_at_end(hit)
-        region_end = fixed.load(_word(b, entry, TABLE_ENTRY["end"]))
+        entry = _table_entry(b, fn, fixed, ctx, base, leave)
         global_delta = fixed.load(_word(b, entry, TABLE_ENTRY["delta"]))
-        inside = b.and_(b.icmp_unsigned(">=", addr, base), b.icmp_unsigned("<=", b.add(addr, size), region_end))
-        b.cbranch(inside, found, leave)
+        hit = b.block
+        b.cbranch(_inside(b, fixed, entry, addr, base, size), found, leave)
 
         # Who and when this access is.
         b.position_at_end(found)
@@ -412,11 +435,7 @@ class RaceCheck:
         b.position_at_end(body)
         granule = b.phi(I64)
         granule.add_incoming(first, found)
-        at = b.shl(granule, _c(2))
-        low = b.select(b.icmp_unsigned("==", granule, first), b.and_(addr, _c(3)), _c(0))
-        high = b.sub(b.add(addr, size), at)
-        high = b.select(b.icmp_unsigned("<", high, _c(GRANULE)), high, _c(GRANULE))
-        bytes_ = b.and_(b.sub(b.shl(_c(1), high), _c(1)), b.not_(b.sub(b.shl(_c(1), low), _c(1))))
+        bytes_ = _granule_bytes(b, granule, first, addr, size)
         slot = b.inttoptr(b.add(delta, b.shl(granule, _c(3))), PTR)
         record = b.load_atomic(slot, "monotonic", 8, typ=I64)
         if atomic:
@@ -548,6 +567,76 @@ class RaceCheck:
         return fn
 
 
+    def _compact_helper(self) -> ir.Function:
+        """race.compact(ctx, ts, lx, ly, lz, site, addr, base, end, size): a plain store into a
+        store-only parameter's buffer (see Compact records), the same arguments as ``_helper``.
+        A region that keeps full records after all (the buffer is also bound to a parameter that
+        is not store-only) gets the full helper, out of line."""
+        ml = self.passes.ml
+        fn = self._access_function("spirvkit.check.race.compact", "alwaysinline")
+        if fn.blocks:
+            return fn
+        ctx, ts, lx, ly, lz, site, addr, base, end, size = fn.args
+        b = ir.IRBuilder(fn.append_basic_block("entry"))
+        leave = fn.append_basic_block("leave")
+        start = fn.append_basic_block("start")
+        b.cbranch(b.icmp_unsigned("==", size, _c(0)), leave, start)
+        b.position_at_end(start)
+        fixed = _Fixed(ml, b)
+        entry = _table_entry(b, fn, fixed, ctx, base, leave)
+        delta = fixed.load(_word(b, entry, TABLE_ENTRY["delta"]))
+        compact = b.icmp_unsigned("!=", fixed.load(_word(b, entry, TABLE_ENTRY["compact"])), _c(0))
+        inside = _inside(b, fixed, entry, addr, base, size)
+        records = fn.append_basic_block("compact")
+        full = fn.append_basic_block("full")
+        b.cbranch(inside, records, leave)
+        b.position_at_end(full)
+        b.call(self._outlined_store(), list(fn.args))
+        b.branch(leave)
+        b.position_at_end(records)
+        me = _work_item(b, ctx, ts, lx, ly, lz, fixed)[0]
+        first = b.lshr(addr, _c(2))
+        last = b.lshr(b.add(addr, b.sub(size, _c(1))), _c(2))
+        body = fn.append_basic_block("granule")
+        b.cbranch(compact, body, full)
+        before = records
+        b.position_at_end(body)
+        granule = b.phi(I64)
+        granule.add_incoming(first, before)
+        bytes_ = _granule_bytes(b, granule, first, addr, size)
+        slot = b.inttoptr(b.add(delta, b.shl(granule, _c(2))), PTR)
+        record = b.zext(b.load_atomic(slot, "monotonic", 4, typ=I32), I64)
+        owner = b.lshr(record, _c(COMPACT_ITEM_SHIFT))
+        mine = b.icmp_unsigned("==", owner, me)
+        written = b.and_(record, _c(0xF))
+        race = b.and_(b.not_(mine), b.icmp_unsigned("!=", b.and_(written, bytes_), _c(0)))
+        with b.if_then(race, likely=False):
+            # The other side as a full record: its work-item's plain write of those bytes.
+            other = b.or_(b.or_(written, b.shl(written, _c(PW_SHIFT))), b.shl(owner, _c(ITEM_SHIFT)))
+            zero = _c(0)
+            b.call(self.passes.recorder(), [ctx, ts, lx, ly, lz, site, addr, base, end, size, other,
+                                            zero, zero, zero])
+        updated = b.select(mine, b.or_(record, bytes_), b.or_(bytes_, b.shl(me, _c(COMPACT_ITEM_SHIFT))))
+        with b.if_then(b.icmp_unsigned("!=", updated, record)):
+            store_atomic(b, b.trunc(updated, I32), slot, "monotonic", 4)
+        following = b.add(granule, _c(1))
+        granule.add_incoming(following, b.block)
+        b.cbranch(b.icmp_unsigned("<=", following, last), body, leave)
+        b.position_at_end(leave)
+        b.ret_void()
+        return fn
+
+    def _outlined_store(self) -> ir.Function:
+        """The full helper of a plain store, out of line (a compact store's rare other path)."""
+        fn = self._access_function("spirvkit.check.race.wp.outlined", "noinline", "cold")
+        if fn.blocks:
+            return fn
+        b = ir.IRBuilder(fn.append_basic_block("entry"))
+        b.call(self._helper(True, False), list(fn.args))
+        b.ret_void()
+        return fn
+
+
 # Memory semantics bits (SPIR-V MemorySemanticsMask).
 _ORDERING = 0x2 | 0x4 | 0x8 | 0x10      # Acquire, Release, AcquireRelease, SequentiallyConsistent
 _WORKGROUP = 0x100
@@ -613,6 +702,51 @@ def _conflict(b: ir.IRBuilder, write: bool, atomic: bool, accessed, written, pla
     if write:
         return accessed if not atomic else plain
     return plain_written if atomic else written
+
+
+def _table_entry(b: ir.IRBuilder, fn: ir.Function, fixed, ctx, base, leave: ir.Block) -> ir.Value:
+    """The region table's entry for region ``base`` (a pointer to its words), in the block the
+    builder is left in; to ``leave`` when the table has none (private memory, or local)."""
+    state = fixed.load(_word(b, fixed.load(_word(b, ctx, CONTEXT["checks"]), PTR), CHECK_STATE["races"]), PTR)
+    table = fixed.load(_word(b, state, RACE_STATE["table"]), PTR)
+    mask = fixed.load(_word(b, state, RACE_STATE["table_mask"]))
+    shift = fixed.load(_word(b, state, RACE_STATE["table_shift"]))
+    first_slot = b.lshr(b.mul(b.lshr(base, _c(4)), _c(HASH_MULTIPLIER)), shift)
+    before = b.block
+    probe = fn.append_basic_block("probe")
+    b.branch(probe)
+    b.position_at_end(probe)
+    index = b.phi(I64)
+    index.add_incoming(first_slot, before)
+    entry = b.gep(table, [b.mul(index, _c(TABLE_ENTRY["_words"]))], source_etype=I64)
+    key = fixed.load(_word(b, entry, TABLE_ENTRY["base"]))
+    hit = fn.append_basic_block("hit")
+    miss = fn.append_basic_block("miss")
+    b.cbranch(b.icmp_unsigned("==", key, base), hit, miss)
+    b.position_at_end(miss)
+    step = fn.append_basic_block("step")
+    b.cbranch(b.icmp_unsigned("==", key, _c(0)), leave, step)   # not a global region
+    b.position_at_end(step)
+    index.add_incoming(b.and_(b.add(index, _c(1)), mask), step)
+    b.branch(probe)
+    b.position_at_end(hit)
+    return entry
+
+
+def _inside(b: ir.IRBuilder, fixed, entry, addr, base, size) -> ir.Value:
+    """Whether the access lies inside its table entry's region (another check may have let an
+    out-of-bounds one through: it has no record)."""
+    region_end = fixed.load(_word(b, entry, TABLE_ENTRY["end"]))
+    return b.and_(b.icmp_unsigned(">=", addr, base), b.icmp_unsigned("<=", b.add(addr, size), region_end))
+
+
+def _granule_bytes(b: ir.IRBuilder, granule, first, addr, size) -> ir.Value:
+    """The mask of the bytes of ``granule`` the access [addr, addr + size) covers."""
+    at = b.shl(granule, _c(2))
+    low = b.select(b.icmp_unsigned("==", granule, first), b.and_(addr, _c(3)), _c(0))
+    high = b.sub(b.add(addr, size), at)
+    high = b.select(b.icmp_unsigned("<", high, _c(GRANULE)), high, _c(GRANULE))
+    return b.and_(b.sub(b.shl(_c(1), high), _c(1)), b.not_(b.sub(b.shl(_c(1), low), _c(1))))
 
 
 def _race_state(b: ir.IRBuilder, ctx) -> ir.Value:

@@ -33,6 +33,7 @@ class CompiledKernel:
     local_size: tuple | None = None       # compiled for this local size only (uniform NDRanges)
     printf: list = field(default_factory=list)   # printf sites: {"format", "args"} (runtime/printf.py)
     global_relocs: list = field(default_factory=list)   # (at, pointer size, target offset) in the globals
+    store_only: list = field(default_factory=list)   # parameters whose buffers keep compact race records
 
     def metadata(self) -> dict:
         return {
@@ -42,7 +43,7 @@ class CompiledKernel:
             "global_init": [(at, data.hex()) for at, data in self.global_init], "frame_bytes": self.frame_bytes,
             "constants": self.constants, "local_size": self.local_size,
             "slots": [s.to_json() for s in self.slots], "sites": [asdict(s) for s in self.sites],
-            "printf": self.printf, "global_relocs": self.global_relocs,
+            "printf": self.printf, "global_relocs": self.global_relocs, "store_only": self.store_only,
         }
 
     @classmethod
@@ -52,7 +53,7 @@ class CompiledKernel:
                    meta["globals_bytes"], [(at, bytes.fromhex(h)) for at, h in meta["global_init"]],
                    meta["frame_bytes"], meta["constants"],
                    tuple(meta["local_size"]) if meta.get("local_size") else None, meta.get("printf", []),
-                   [tuple(r) for r in meta.get("global_relocs", [])])
+                   [tuple(r) for r in meta.get("global_relocs", [])], meta.get("store_only", []))
 
 
 def check_kernel_module(module: Module) -> None:
@@ -134,6 +135,8 @@ def compile_kernel(module: Module, name: str, mode: str = "checked", spec_values
                                    local_size=local_size, guards=pipeline in ("optimized", "quick-large"),
                                    compact=pipeline == "quick", images=images, checks=checks)
     obj = target.compile_ir(ir_text, pipeline)
+    races = ml.check_passes.races if ml.check_passes is not None else None
     return CompiledKernel(name, obj, mode, kb.slots, kb.args_bytes, kb.has_barriers, ml.sites,
                           ml.layout.local_bytes, ml.layout.globals_bytes, ml.layout.global_init, kb.frame_bytes,
-                          ml.constant_names, ml.local_size, ml.printf_sites, ml.layout.global_relocs)
+                          ml.constant_names, ml.local_size, ml.printf_sites, ml.layout.global_relocs,
+                          sorted(races.store_only) if races is not None else [])

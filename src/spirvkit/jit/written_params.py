@@ -18,6 +18,7 @@ point anywhere means any parameter may be written, and so does a kernel that enq
 
 from __future__ import annotations
 
+from ..spirv.grammar import ID_KINDS
 from ..spirv.names import OP
 
 ANYWHERE = -1     # a root: the pointer may point into any buffer
@@ -160,3 +161,52 @@ class _PointerTypes:
             known = t is not None and t.opname in ("OpTypePointer", "OpTypeUntypedPointerKHR")
             self.types[inst.type_id] = known
         return known
+
+
+# Instructions after which no work-item of a kernel is ordered with another: a kernel with any
+# of them is not one that ``store_only_parameters`` clears.
+_ORDERING_PREFIXES = ("OpControlBarrier", "OpMemoryBarrier", "OpGroup", "OpEnqueueKernel")
+
+
+def store_only_parameters(module, kernel) -> frozenset:
+    """The indices of the parameters the kernel only stores to (plain ``OpStore``s, each through
+    a pointer that points into such parameters alone), in a kernel without barriers, group
+    functions, fences or child kernels, where every access's pointer has known roots. Two
+    work-items' accesses to such a buffer race exactly when they store to the same bytes: the
+    races check keeps a 32-bit record per granule for it (check_races.py), half the usual."""
+    roots, written = pointer_roots(module, kernel)
+    if written is None:
+        return frozenset()
+    functions = reachable(module, kernel)
+    bodies = {fn.id: fn for fn in module.functions if fn.blocks}
+    cleared = set(written)
+    stores: list[frozenset] = []
+    for fn in functions:
+        for block in fn.blocks:
+            for inst in block.instructions:
+                name = inst.opname
+                if name.startswith(_ORDERING_PREFIXES):
+                    return frozenset()
+                if name in _DERIVING or name == "OpReturnValue" or (name == "OpFunctionCall" and inst.words[3] in bodies):
+                    continue      # (their roots flow on: to the result, the callee, the caller)
+                if name in ("OpLifetimeStart", "OpLifetimeStop"):
+                    continue
+                for op in inst.operands:
+                    value = inst.words[op.offset]
+                    if op.kind not in ID_KINDS or op.kind == "IdResult" or value not in roots:
+                        continue
+                    found, index = roots[value], op.offset
+                    if ANYWHERE in found:
+                        return frozenset()
+                    if name == "OpStore" and index == 1:
+                        stores.append(found)
+                    else:      # read, compared, copied, passed where it is not followed, stored as a value
+                        cleared -= found
+    changed = True
+    while changed:        # a store through a pointer that may also point elsewhere
+        changed = False
+        for found in stores:
+            if found and not found <= cleared and found & cleared:
+                cleared -= found
+                changed = True
+    return frozenset(cleared)

@@ -128,6 +128,15 @@ def _source_line(location: str | None, sources: dict | None):
     return all_lines[line_no - 1], max(column, 1)
 
 
+def _store_only_bases(compiled, bound) -> frozenset:
+    """The bases of the buffers bound only to parameters the kernel only stores to (their race
+    records are compact: jit/check_races.py)."""
+    store_only = set(compiled.store_only)
+    bound_to = bound.read_only + bound.buffers
+    return (frozenset(base for index, base in bound_to if index in store_only)
+            - {base for index, base in bound_to if index not in store_only})
+
+
 class CheckState:
     """The check state of one launch of a kernel built with checks beyond bounds."""
 
@@ -148,7 +157,8 @@ class CheckState:
         self.words[CHECK_STATE["write_only"]] = self.write_only.ctypes.data if bound.write_only else 0
         if "uninitialized" in mode_checks(compiled.mode)[1]:   # (first: it doubles the local block)
             self._uninitialized(compiled, bound)
-        self.races = (RaceShadow(bound.local_bytes - bound.local_shadow, bound.race_free, bound.unwritten)   # (local: not the uninitialized shadow)
+        self.races = (RaceShadow(bound.local_bytes - bound.local_shadow, bound.race_free, bound.unwritten,
+                                 _store_only_bases(compiled, bound))   # (local: not the uninitialized shadow)
                       if "races" in mode_checks(compiled.mode)[1] else None)
         self.sizes = None
 

@@ -3,7 +3,8 @@ jit/check_races.py).
 
 Every global region of the launch (its buffers, program-scope variables: the region table the
 launch context already holds) gets a shadow of one 64-bit record per 4-byte granule, twice
-the region's bytes, zero-filled by ``np.zeros`` (the system hands out zero pages on first
+the region's bytes (a 32-bit one, as many bytes as the region, for a buffer bound only to
+parameters the kernel only stores to: jit/check_races.py's compact records), zero-filled by ``np.zeros`` (the system hands out zero pages on first
 touch, so granules the kernel never reaches cost no memory). Regions that overlap (views of
 one array passed for two parameters) share one shadow, so that their accesses meet in the same
 records. A buffer no work-item can write (bound only to parameters the kernel never writes
@@ -30,17 +31,20 @@ def _granules(base: int, end: int) -> int:
 
 
 def _delta(shadow: np.ndarray, base: int) -> int:
-    """The TABLE_ENTRY delta: shadow of addr = delta + (addr >> 2) * 8 (mod 2**64, as int64)."""
-    value = (shadow.ctypes.data - (base // GRANULE) * 8) & ((1 << 64) - 1)
+    """The TABLE_ENTRY delta: shadow of addr = delta + (addr >> 2) * record bytes (mod 2**64, as
+    int64)."""
+    value = (shadow.ctypes.data - (base // GRANULE) * shadow.itemsize) & ((1 << 64) - 1)
     return value - (1 << 64) if value >= 1 << 63 else value
 
 
 class RaceShadow:
     """Allocated when the launch context is filled in (``attach``): it reads the region table."""
 
-    def __init__(self, local_bytes: int, race_free: frozenset = frozenset(), unwritten: frozenset | None = None):
+    def __init__(self, local_bytes: int, race_free: frozenset = frozenset(), unwritten: frozenset | None = None,
+                 compact: frozenset = frozenset()):
         self.local_bytes = local_bytes   # the kernel's own local memory (not another check's shadow)
         self.race_free = race_free       # bases of the regions no work-item writes (args.py)
+        self.compact = compact           # ... bound only to store-only parameters (compact records)
         self.unwritten = unwritten       # ... bound to parameters the kernel never writes through
         self.unwritten_free = False      # whether they all got no shadow (RACE_STATE's word)
         self.words = np.zeros(RACE_STATE["_words"], np.int64)
@@ -68,10 +72,11 @@ class RaceShadow:
                 skipped.update(base for base, _ in members)
                 continue
             start, stop = members[0][0], max(end for _, end in members)
-            shadow = np.zeros(_granules(start, stop), np.int64)
+            compact = all(base in self.compact for base, _ in members)
+            shadow = np.zeros(_granules(start, stop), np.uint32 if compact else np.int64)
             self.shadows.append(shadow)
             self.checked_bytes += stop - start
-            entries += [(base, end, _delta(shadow, start)) for base, end in members]
+            entries += [(base, end, _delta(shadow, start), int(compact)) for base, end in members]
         slots = 2
         while slots < 2 * len(entries):
             slots *= 2
