@@ -27,7 +27,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .abi import CONTEXT
-from .check_passes import CHECK_STATE, I1, I64, PTR, _word
+from .check_passes import CHECK_STATE, I1, I64, PTR, _word, pointer_storage
 
 _READ_ONLY_ATOMICS = {"OpAtomicLoad"}                                  # atomics that only read
 _WRITE_ONLY_ATOMICS = {"OpAtomicStore", "OpAtomicFlagClear"}           # ... and that only write
@@ -148,6 +148,9 @@ class AccessCheck:
         claimed = None
         if not self.passes.kernel_params:   # (after _sides: it counts the events of a copy)
             return None
+        if pointer_storage(fl, kind) in ("Function", "Private", "Workgroup"):
+            return None     # private or __local memory: never a buffer the host passed
+
         if writes:
             claimed = self._listed(b, fl.ctx, base, "read_only")
             self.passes.report(fl, claimed, fl.site("read-only write"), addr, base, end, size, 0)

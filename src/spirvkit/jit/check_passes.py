@@ -89,6 +89,24 @@ def mode_with_checks(base: str, checks) -> str:
     return base if not extra else f"{base}+{','.join(extra)}"
 
 
+def pointer_operand(inst) -> int | None:
+    """The pointer a load, store or atomic accesses memory through."""
+    if inst is None:
+        return None
+    index = {"OpLoad": 3, "OpStore": 1, "OpAtomicStore": 1, "OpAtomicFlagClear": 1}.get(inst.opname)
+    if index is None and inst.opname.startswith("OpAtomic"):
+        index = 3
+    return inst.words[index] if index is not None and index < len(inst.words) else None
+
+
+def pointer_storage(fl, kind: str) -> str | None:
+    """The storage class of the pointer the current load, store or atomic accesses memory
+    through, when its type says (None for a copy, or an operand without a type here)."""
+    pointer = pointer_operand(fl.current) if kind != "copy" else None
+    t = fl.ml.module.type_of(pointer) if pointer is not None else None
+    return fl.types[t.result_id].storage if t is not None else None
+
+
 def _word(b: ir.IRBuilder, base: ir.Value, index: int) -> ir.Value:
     return b.gep(base, [ir.Constant(I64, index)], source_etype=I64)
 

@@ -98,7 +98,7 @@ import contextlib
 from llvmlite import ir
 
 from .abi import CONTEXT, THREAD, _layout
-from .check_passes import CHECK_STATE, I1, I64, PTR, _word
+from .check_passes import CHECK_STATE, I1, I64, PTR, _word, pointer_operand, pointer_storage
 from .intrinsics import store_atomic
 from .loop_cuts import is_cut
 from .written_params import ANYWHERE, pointer_roots, reachable, store_only_parameters
@@ -273,7 +273,7 @@ class RaceCheck:
             return False
         if self._roots is None:
             self._roots = pointer_roots(fl.ml.module, self.passes.kernel_function)
-        found = self._roots[0].get(_pointer_operand(fl.current))
+        found = self._roots[0].get(pointer_operand(fl.current))
         return bool(found) and found <= self.store_only
 
     # ----- what an access is ------------------------------------------------------------------
@@ -295,16 +295,12 @@ class RaceCheck:
     def _may_be_shared(self, fl, kind: str) -> bool:
         """False when the instruction's pointer is known to be private (Function, Private) or
         __constant memory: no other work-item can write it."""
-        pointer = _pointer_operand(fl.current) if kind != "copy" else None
-        t = fl.ml.module.type_of(pointer) if pointer is not None else None
-        if t is None:     # an operand without a type here: decide at run time
-            return True
-        return fl.types[t.result_id].storage not in ("Function", "Private", "UniformConstant")
+        return pointer_storage(fl, kind) not in ("Function", "Private", "UniformConstant")
 
     def _reads_unwritten(self, fl) -> bool:
         """Whether the current instruction's pointer points only into parameters the kernel
         never writes through (jit/written_params.py)."""
-        pointer = _pointer_operand(fl.current)
+        pointer = pointer_operand(fl.current)
         kernel = self.passes.kernel_function
         if pointer is None or kernel is None:
             return False
@@ -685,16 +681,6 @@ def publishes(module, functions) -> bool:
                     if bits & _CROSS_WORKGROUP and (bits & _ORDERING or name == "OpMemoryBarrier"):
                         return True
     return False
-
-
-def _pointer_operand(inst) -> int | None:
-    """The pointer a load, store or atomic accesses memory through."""
-    if inst is None:
-        return None
-    index = {"OpLoad": 3, "OpStore": 1, "OpAtomicStore": 1, "OpAtomicFlagClear": 1}.get(inst.opname)
-    if index is None and inst.opname.startswith("OpAtomic"):
-        index = 3
-    return inst.words[index] if index is not None and index < len(inst.words) else None
 
 
 def _conflict(b: ir.IRBuilder, write: bool, atomic: bool, accessed, written, plain, plain_written):
