@@ -108,8 +108,10 @@ def test_the_guarded_kernel_takes_the_plain_path_when_compiled():
 @pytest.mark.parametrize("n", [1000, 4096, 4096 + 7])
 @pytest.mark.parametrize("unchecked", [True, False])
 def test_results_with_full_and_partial_masks(n, unchecked):
+    rejected = target.stats["unmask-rejected"]
     k = spirvkit.Program(spirvkit.compile_cl(GUARDED)).kernel("vadd")
     k.compile(unchecked=unchecked, local_size=(256,), optimized=True)
+    assert target.stats["unmask-rejected"] == rejected     # the rewrite gave a valid module
     rng = np.random.default_rng(n)
     a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
     size = (n + 255) // 256 * 256

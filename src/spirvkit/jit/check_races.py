@@ -165,8 +165,8 @@ class RaceCheck:
         self.passes = passes
         self._copy_calls = 0     # a copy checks its target, then its source
         self._between_groups = None   # see Fences above (known once the kernel is)
-        self._roots = None            # jit/written_params.py's pointer_roots, once needed
-        self._store_only = None       # ... store_only_parameters (see Compact records)
+        self._roots = None            # (see roots)
+        self._store_only = None       # (see store_only)
 
     # ----- events -------------------------------------------------------------------------------
     def access(self, fl, ptr, addr, base, end, size, kind: str, claimed) -> None:
@@ -259,11 +259,18 @@ class RaceCheck:
         return self._between_groups
 
     @property
+    def roots(self) -> tuple[dict, frozenset | None]:
+        """jit/written_params.py's pointer_roots of the kernel (worked out once, when needed)."""
+        if self._roots is None:
+            self._roots = pointer_roots(self.passes.ml.module, self.passes.kernel_function)
+        return self._roots
+
+    @property
     def store_only(self) -> frozenset:
         """The parameters whose buffers keep compact records (see Compact records above)."""
         if self._store_only is None:
             kernel = self.passes.kernel_function
-            self._store_only = (store_only_parameters(self.passes.ml.module, kernel)
+            self._store_only = (store_only_parameters(self.passes.ml.module, kernel, self.roots)
                                 if kernel is not None and self.between_groups else frozenset())
         return self._store_only
 
@@ -271,9 +278,7 @@ class RaceCheck:
         """Whether the current access is a plain store into store-only parameters alone."""
         if kind != "store" or fl.current is None or fl.current.opname != "OpStore" or not self.store_only:
             return False
-        if self._roots is None:
-            self._roots = pointer_roots(fl.ml.module, self.passes.kernel_function)
-        found = self._roots[0].get(pointer_operand(fl.current))
+        found = self.roots[0].get(pointer_operand(fl.current))
         return bool(found) and found <= self.store_only
 
     # ----- what an access is ------------------------------------------------------------------
@@ -301,12 +306,9 @@ class RaceCheck:
         """Whether the current instruction's pointer points only into parameters the kernel
         never writes through (jit/written_params.py)."""
         pointer = pointer_operand(fl.current)
-        kernel = self.passes.kernel_function
-        if pointer is None or kernel is None:
+        if pointer is None or self.passes.kernel_function is None:
             return False
-        if self._roots is None:
-            self._roots = pointer_roots(fl.ml.module, kernel)
-        roots, written = self._roots
+        roots, written = self.roots
         found = roots.get(pointer)
         return bool(found) and written is not None and ANYWHERE not in found and not found & written
 

@@ -256,7 +256,8 @@ def _unmasked(mod):
     try:
         rewritten = llvm.parse_assembly(versioned)
         rewritten.verify()
-    except RuntimeError:     # (a form unmask.py misread: the masked code is only slower)
+    except RuntimeError:     # a form unmask.py misread (a bug): the masked code is only slower,
+        stats["unmask-rejected"] += 1    # so it runs; the tests check this count stays 0
         return mod
     mod.close()
     return rewritten

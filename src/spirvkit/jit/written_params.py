@@ -166,15 +166,20 @@ class _PointerTypes:
 # Instructions after which no work-item of a kernel is ordered with another: a kernel with any
 # of them is not one that ``store_only_parameters`` clears.
 _ORDERING_PREFIXES = ("OpControlBarrier", "OpMemoryBarrier", "OpGroup", "OpEnqueueKernel")
+# Instructions through which a pointer's roots only flow on, or that touch no memory.
+_FLOWING = _DERIVING | {"OpReturnValue", "OpLifetimeStart", "OpLifetimeStop"}
 
 
-def store_only_parameters(module, kernel) -> frozenset:
+def store_only_parameters(module, kernel, found_roots: tuple | None = None) -> frozenset:
     """The indices of the parameters the kernel only stores to (plain ``OpStore``s, each through
     a pointer that points into such parameters alone), in a kernel without barriers, group
-    functions, fences or child kernels, where every access's pointer has known roots. Two
-    work-items' accesses to such a buffer race exactly when they store to the same bytes: the
-    races check keeps a 32-bit record per granule for it (check_races.py), half the usual."""
-    roots, written = pointer_roots(module, kernel)
+    functions, memory barriers or child kernels, where every access's pointer has known roots.
+    (Atomics with acquire/release semantics order work-groups too: the races check, which knows
+    them, uses no compact record in such a kernel: check_races.publishes.) Two work-items'
+    accesses to such a buffer race exactly when they store to the same bytes: the races check
+    keeps a 32-bit record per granule for it, half the usual. ``found_roots``: this kernel's
+    ``pointer_roots``, when the caller has them."""
+    roots, written = found_roots or pointer_roots(module, kernel)
     if written is None:
         return frozenset()
     functions = reachable(module, kernel)
@@ -187,10 +192,8 @@ def store_only_parameters(module, kernel) -> frozenset:
                 name = inst.opname
                 if name.startswith(_ORDERING_PREFIXES):
                     return frozenset()
-                if name in _DERIVING or name == "OpReturnValue" or (name == "OpFunctionCall" and inst.words[3] in bodies):
-                    continue      # (their roots flow on: to the result, the callee, the caller)
-                if name in ("OpLifetimeStart", "OpLifetimeStop"):
-                    continue
+                if name in _FLOWING or (name == "OpFunctionCall" and inst.words[3] in bodies):
+                    continue      # (roots flow on to the result, the callee, the caller; or nowhere)
                 for op in inst.operands:
                     value = inst.words[op.offset]
                     if op.kind not in ID_KINDS or op.kind == "IdResult" or value not in roots:
@@ -206,7 +209,7 @@ def store_only_parameters(module, kernel) -> frozenset:
     while changed:        # a store through a pointer that may also point elsewhere
         changed = False
         for found in stores:
-            if found and not found <= cleared and found & cleared:
+            if found & cleared and not found <= cleared:
                 cleared -= found
                 changed = True
     return frozenset(cleared)

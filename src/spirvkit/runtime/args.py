@@ -249,10 +249,16 @@ def _race_free(read_only: list, buffers: list, written: frozenset | None, stoppe
     if written is None and not stopped:
         return frozenset(), None
     bound = read_only + buffers
-    writable = {base for index, base in bound
-                if (written is None or index in written) and not (stopped and (index, base) in read_only)}
-    free = frozenset(base for _, base in bound) - writable
+    free = bases_bound_only_to(bound, lambda index, base: not (written is None or index in written)
+                               or (stopped and (index, base) in read_only))
     return free, None if written is None else frozenset(base for index, base in bound if index not in written)
+
+
+def bases_bound_only_to(bound: list, chosen) -> frozenset:
+    """The bases of the buffers every binding of which ((parameter index, base) pairs of
+    ``bound``) is ``chosen(index, base)``: an array passed for two parameters is counted once
+    for each."""
+    return frozenset(base for _, base in bound) - {base for index, base in bound if not chosen(index, base)}
 
 
 # Pointer parameters that take None: a NULL buffer, as clSetKernelArg allows for them.

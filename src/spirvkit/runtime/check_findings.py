@@ -17,6 +17,7 @@ import numpy as np
 from ..errors import KernelArgumentError, NotSupportedError
 from ..jit.abi import CONTEXT, THREAD
 from ..jit.check_passes import (CHECK_NAMES, CHECK_STATE, FINDING, IMPLEMENTED, NOT_READ_ONLY, mode_checks)
+from .args import bases_bound_only_to
 from .race_shadow import RaceShadow, other_side, other_work_item
 
 _SPACE_NAMES = {"CrossWorkgroup": "global", "UniformConstant": "constant", "Workgroup": "local", "Generic": "generic"}
@@ -132,9 +133,7 @@ def _store_only_bases(compiled, bound) -> frozenset:
     """The bases of the buffers bound only to parameters the kernel only stores to (their race
     records are compact: jit/check_races.py)."""
     store_only = set(compiled.store_only)
-    bound_to = bound.read_only + bound.buffers
-    return (frozenset(base for index, base in bound_to if index in store_only)
-            - {base for index, base in bound_to if index not in store_only})
+    return bases_bound_only_to(bound.read_only + bound.buffers, lambda index, _base: index in store_only)
 
 
 class CheckState:

@@ -4,8 +4,9 @@ jit/check_races.py).
 Every global region of the launch (its buffers, program-scope variables: the region table the
 launch context already holds) gets a shadow of one 64-bit record per 4-byte granule, twice
 the region's bytes (a 32-bit one, as many bytes as the region, for a buffer bound only to
-parameters the kernel only stores to: jit/check_races.py's compact records), zero-filled by ``np.zeros`` (the system hands out zero pages on first
-touch, so granules the kernel never reaches cost no memory). Regions that overlap (views of
+parameters the kernel only stores to: jit/check_races.py's compact records), zero-filled by
+``np.zeros`` (the system hands out zero pages on first touch, so granules the kernel never
+reaches cost no memory). Regions that overlap (views of
 one array passed for two parameters) share one shadow, so that their accesses meet in the same
 records. A buffer no work-item can write (bound only to parameters the kernel never writes
 through, jit/written_params.py, or whose writes the access check stops) gets none: reads do not
