@@ -37,6 +37,9 @@ def _env() -> dict:
 
     env = dict(os.environ)
     env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+    # As in a shell without COLUMNS (pytest-xdist's workers set it): `--version` then needs no
+    # argparse to know the line fits (cli._version_fits_one_line).
+    env.pop("COLUMNS", None)
     return env
 
 
